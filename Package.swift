@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "monkeyd",
+    products: [
+        .executable(name: "monkeyd", targets: ["monkeyd"]),
+        .executable(name: "monkeyctl", targets: ["monkeyctl"]),
+    ],
+    targets: [
+        // The pure core: typing model, log, protocol and dispatch. No I/O, no Glibc.
+        .target(name: "MonkeyCore"),
+        // C declarations Glibc's Swift module lacks (epoll, SO_PEERCRED, stdio buffering).
+        .target(name: "CShim"),
+        // libsystemd, reached only through MonkeySystemd.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Every syscall the daemon and the client make, with Swift names.
+        .target(name: "MonkeyShell", dependencies: ["MonkeyCore", "CShim"]),
+        // sd_notify, sd_listen_fds and the journal, in Swift words.
+        .target(name: "MonkeySystemd", dependencies: ["CSystemd"]),
+        .target(name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd"]),
+        .target(name: "MonkeyControl", dependencies: ["MonkeyCore", "MonkeyShell"]),
+        .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),
+        .executableTarget(name: "monkeyctl", dependencies: ["MonkeyControl"]),
+        .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
+        .testTarget(
+            name: "MonkeyIntegrationTests",
+            dependencies: ["MonkeyCore", "MonkeyShell", "monkeyd", "monkeyctl"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,144 @@
+/// The daemon's configuration: `monkeyd.conf`, lines of `key = value` with
+/// `#` comments. Every key is optional; an unknown key or a bad value is an
+/// error naming its line, never silently ignored.
+public struct Configuration: Sendable, Equatable {
+    public var limits = Limits()
+    /// How often typed entries are synced to disk.
+    public var syncInterval = Interval(nanoseconds: 1_000_000_000)
+    /// Send every typed entry to the journal too (it floods it: off by default).
+    public var logTyped = false
+    /// Mode of a socket the daemon creates.
+    public var socketMode: UInt32 = 0o660
+    /// Group of a socket the daemon creates, and whose members may change state.
+    public var socketGroup = "monkeyd"
+    /// How long a connection may hold half a request line before it is closed.
+    public var idleTimeout = Interval(nanoseconds: 60_000_000_000)
+
+    public init() {}
+
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let message: String
+
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// Every key with its meaning, in the order the man page lists them.
+    public static let keys = [
+        "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
+        "max_entries", "max_pending_output", "sync_interval", "log_typed", "socket_mode", "socket_group",
+        "idle_timeout",
+    ]
+
+    public static func parse(_ text: String) throws(Problem) -> Configuration {
+        var configuration = Configuration()
+        var seen = Set<String>()
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let content = line.trimmingBlanks()
+            if content.isEmpty { continue }
+            guard let equals = content.firstIndex(of: "=") else {
+                throw Problem(line: number, message: "expected 'key = value', found '\(content)'")
+            }
+            let key = String(content[..<equals].trimmingBlanks())
+            var value = String(content[content.index(after: equals)...].trimmingBlanks())
+            if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard keys.contains(key) else {
+                throw Problem(line: number, message: "unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+            }
+            guard seen.insert(key).inserted else { throw Problem(line: number, message: "'\(key)' is set twice") }
+            do {
+                try configuration.set(key, value)
+            } catch let message {
+                throw Problem(line: number, message: "\(key): \(message.text)")
+            }
+        }
+        return configuration
+    }
+
+    private struct Message: Error {
+        let text: String
+    }
+
+    private mutating func set(_ key: String, _ value: String) throws(Message) {
+        switch key {
+        case "max_line_length": limits.maximumLineLength = try Self.count(value, 64...(1 << 20))
+        case "max_monkeys": limits.maximumMonkeys = try Self.count(value, 1...1_000_000)
+        case "max_target_bytes": limits.maximumTargetBytes = try Self.count(value, 0...(1 << 20))
+        case "max_alphabet": limits.maximumAlphabet = try Self.count(value, 1...65_536)
+        case "max_sessions": limits.maximumSessions = try Self.count(value, 1...1_000_000)
+        case "max_clients": limits.maximumClients = try Self.count(value, 1...100_000)
+        case "max_entries": limits.maximumEntries = try Self.count(value, 1...10_000_000)
+        case "max_pending_output": limits.maximumPendingOutput = try Self.bytes(value, 4096...(1 << 30))
+        case "sync_interval": syncInterval = try Self.duration(value, .millisecond...Interval.longestTick)
+        case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
+        case "log_typed": logTyped = try Self.boolean(value)
+        case "socket_mode":
+            guard let mode = UInt32(value, radix: 8), mode <= 0o777 else {
+                throw Message(text: "expected an octal mode such as 0660, not '\(value)'")
+            }
+            socketMode = mode
+        case "socket_group":
+            guard !value.isEmpty else { throw Message(text: "expected a group name") }
+            socketGroup = value
+        default:
+            throw Message(text: "unknown key")
+        }
+    }
+
+    private static func count(_ value: String, _ range: ClosedRange<Int>) throws(Message) -> Int {
+        guard let number = Int(value.replacingUnderscores()), range.contains(number) else {
+            throw Message(text: "expected a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+        }
+        return number
+    }
+
+    /// A byte count, optionally with a K, M or G suffix (powers of 1024).
+    private static func bytes(_ value: String, _ range: ClosedRange<Int>) throws(Message) -> Int {
+        var digits = value
+        var scale = 1
+        for (suffix, factor) in [("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30)] where value.hasSuffix(suffix) {
+            digits = String(value.dropLast())
+            scale = factor
+        }
+        guard let number = Int(digits.replacingUnderscores()), case let (total, overflow) = number.multipliedReportingOverflow(by: scale),
+            !overflow, range.contains(total)
+        else {
+            throw Message(text: "expected a size from \(range.lowerBound) to \(range.upperBound) bytes (K, M, G allowed), not '\(value)'")
+        }
+        return total
+    }
+
+    private static func duration(_ value: String, _ range: ClosedRange<Interval>) throws(Message) -> Interval {
+        guard let interval = Interval(parsing: value), range.contains(interval) else {
+            throw Message(text: "expected a duration from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+        }
+        return interval
+    }
+
+    private static func boolean(_ value: String) throws(Message) -> Bool {
+        switch value.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw Message(text: "expected yes or no, not '\(value)'")
+        }
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingBlanks() -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return Substring(self[first...last])
+    }
+
+    fileprivate func replacingUnderscores() -> String {
+        String(filter { $0 != "_" })
+    }
+}

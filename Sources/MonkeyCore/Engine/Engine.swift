@@ -1,0 +1,142 @@
+/// The daemon's state and everything that changes it: requests, ticks and
+/// restores. Pure: time and randomness come in as parameters, durability
+/// goes out through the `SessionStore`.
+public struct Engine {
+    public static let version = "0.1.0"
+    public static let protocolVersion = 1
+
+    public private(set) var limits: Limits
+    var sessions: [SessionName: ScheduledSession] = [:]
+    var scheduler = TickScheduler()
+    var random: WyRand
+    let store: any SessionStore
+    /// How far ahead of its due time a tick may run so that ticks due close
+    /// together share one timer wake-up.
+    public var coalescingWindow: UInt64 = 1_000_000
+
+    struct ScheduledSession {
+        var session: Session
+        /// When the next tick is due, while typing.
+        var due: UInt64?
+    }
+
+    public init(limits: Limits, seed: UInt64, store: any SessionStore) {
+        self.limits = limits
+        self.random = WyRand(seed: seed)
+        self.store = store
+    }
+
+    public var sessionCount: Int { sessions.count }
+
+    /// Puts back a session loaded from the store; typing ones type again.
+    public mutating func restore(_ session: Session, now: UInt64) -> Event {
+        var session = session
+        session.setRetention(limits.maximumEntries)
+        let name = session.name
+        sessions[name] = ScheduledSession(session: session, due: nil)
+        if session.isTyping { schedule(name, at: now + session.settings.interval.nanoseconds) }
+        return Event(
+            kind: .restore, session: name,
+            fields: Engine.settingsFields(session.settings) + [
+                Event.Field("state", session.isTyping ? "running" : "stopped"),
+                Event.Field("entries", String(session.log.count)),
+                Event.Field("id", String(session.nextID)),
+                Event.Field("number", String(session.nextNumber)),
+            ], peer: nil,
+            message: "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
+    }
+
+    /// Applies new limits (a configuration reload); retention applies at once.
+    public mutating func update(_ newLimits: Limits) {
+        limits = newLimits
+        for name in sessions.keys {
+            sessions[name]?.session.setRetention(newLimits.maximumEntries)
+        }
+    }
+
+    public func session(named name: SessionName) -> Session? {
+        sessions[name]?.session
+    }
+
+    public var sessionNames: [SessionName] { sessions.keys.sorted() }
+
+    /// Totals for the daemon's one-line status.
+    public var summary: (sessions: Int, typing: Int, typed: UInt64, hits: UInt64) {
+        var typing = 0
+        var typed: UInt64 = 0
+        var hits: UInt64 = 0
+        for scheduled in sessions.values {
+            if scheduled.session.isTyping { typing += 1 }
+            typed += scheduled.session.typed
+            hits += scheduled.session.hits
+        }
+        return (sessions.count, typing, typed, hits)
+    }
+
+    // MARK: Ticks
+
+    /// When the timer should next fire, or nil when nothing is typing.
+    /// Drops stale schedule items on the way, so that a stopped session
+    /// costs no wake-up.
+    public mutating func nextDeadline() -> UInt64? {
+        while let earliest = scheduler.peek() {
+            if sessions[earliest.session]?.due == earliest.due { return earliest.due }
+            _ = scheduler.popDue(by: earliest.due)
+        }
+        return nil
+    }
+
+    /// Types one entry for every session due by `now` (plus the coalescing
+    /// window), calling `delivered` for each, and reschedules them.
+    public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry) -> Void) -> [Event] {
+        var events: [Event] = []
+        var rescheduled: [(SessionName, UInt64)] = []
+        // Rescheduled sessions go back only after the loop: each ticks at most once per call.
+        defer { for (name, due) in rescheduled { scheduler.schedule(name, at: due) } }
+        while let item = scheduler.popDue(by: now &+ coalescingWindow) {
+            let name = item.session
+            guard sessions[name]?.due == item.due else { continue }
+            guard let entry = sessions[name]?.session.type(using: &random) else { continue }
+            let interval = sessions[name]?.session.settings.interval.nanoseconds ?? Interval.defaultTick.nanoseconds
+            var next = item.due + interval
+            // A daemon that fell behind skips the missed ticks rather than bursting.
+            if next <= now { next = now + interval }
+            sessions[name]?.due = next
+            rescheduled.append((name, next))
+            store.append(entry, to: name)
+            delivered(name, entry)
+            if entry.isHit { events.append(hitEvent(name, entry)) }
+        }
+        return events
+    }
+
+    mutating func schedule(_ name: SessionName, at due: UInt64) {
+        sessions[name]?.due = due
+        scheduler.schedule(name, at: due)
+        if scheduler.count > 2 * sessions.count + 1024 {
+            let live = sessions
+            scheduler.rebuild { live[$0.session]?.due == $0.due }
+        }
+    }
+
+    mutating func unschedule(_ name: SessionName) {
+        sessions[name]?.due = nil
+    }
+
+    private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
+        let target = sessions[name]?.session.settings.target.target ?? ""
+        return Event(
+            kind: .hit, session: name,
+            fields: [
+                Event.Field("target", target), Event.Field("id", String(entry.id)),
+                Event.Field("number", String(entry.number)), Event.Field("text", entry.text),
+            ], peer: nil, message: "session \(name) typed its target in entry \(entry.number) (id \(entry.id))")
+    }
+
+    static func settingsFields(_ settings: SessionSettings) -> [Event.Field] {
+        [
+            Event.Field("target", settings.target.target), Event.Field("monkeys", String(settings.monkeys)),
+            Event.Field("interval", settings.interval.description), Event.Field("alphabet", settings.alphabet.text),
+        ]
+    }
+}

@@ -1,0 +1,38 @@
+/// What the engine answers to one request: data lines, a status line, or a
+/// stream of entries whose status comes when it ends; plus the events to log.
+public struct Reply: Sendable {
+    public var records: [Record] = []
+    /// Nil while a stream is still to be written.
+    public var status: Status?
+    public var stream: LogStream?
+    public var closesConnection = false
+    public var events: [Event] = []
+
+    public init(status: Status?) {
+        self.status = status
+    }
+
+    static func error(_ code: ErrorCode, _ message: String) -> Reply {
+        Reply(status: .error(ProtocolError(code, message)))
+    }
+}
+
+/// A LOG or TAIL response being written as the client reads it, so that a
+/// large log never sits in memory twice.
+public struct LogStream: Sendable, Equatable {
+    public let session: SessionName
+    /// Entries with a greater id are still to be written.
+    public var lastID: UInt64
+    /// The newest entry LOG returns; nil for TAIL, which then follows.
+    public let throughID: UInt64?
+
+    public var isFollowing: Bool { throughID == nil }
+
+    public enum Progress: Sendable, Equatable {
+        /// The byte budget ran out first; call again when the client has read.
+        case more
+        /// Every selected entry is written (for TAIL: caught up with typing).
+        case finished
+        case sessionGone
+    }
+}

@@ -1,0 +1,32 @@
+/// Where sessions are kept durable: the one seam between the engine and the
+/// disk. The engine calls it before acknowledging a change; an error means
+/// the change is not made and the client gets `ERR storage-error`.
+public protocol SessionStore: AnyObject {
+    /// Makes the session's settings and state durable.
+    func save(_ snapshot: SessionSnapshot) throws(StorageError)
+    /// Drops the session's entries and saves its new state, durably.
+    func clear(_ snapshot: SessionSnapshot) throws(StorageError)
+    /// Removes the session and its entries.
+    func delete(_ name: SessionName) throws(StorageError)
+    /// Records a typed entry; it reaches the disk at the next sync.
+    func append(_ entry: Entry, to name: SessionName)
+}
+
+/// Why a change could not be made durable, in words for the operator.
+public struct StorageError: Error, Sendable, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// A store that keeps nothing: for tests of the engine and for runs that
+/// need no durability.
+public final class EphemeralStore: SessionStore {
+    public init() {}
+    public func save(_ snapshot: SessionSnapshot) throws(StorageError) {}
+    public func clear(_ snapshot: SessionSnapshot) throws(StorageError) {}
+    public func delete(_ name: SessionName) throws(StorageError) {}
+    public func append(_ entry: Entry, to name: SessionName) {}
+}

@@ -1,0 +1,130 @@
+/// A named typing session: its settings, its log and its counters.
+public struct Session: Sendable {
+    public let name: SessionName
+    public private(set) var settings: SessionSettings
+    public var isTyping: Bool
+    public private(set) var log: EntryLog
+    /// The id the next entry gets; ids are never reused, not even after CLEAR.
+    public private(set) var nextID: UInt64
+    /// The number the next entry gets; 1 after creation or CLEAR.
+    public private(set) var nextNumber: UInt64
+    /// Entries typed since the session was created or last cleared.
+    public private(set) var typed: UInt64
+    /// Hits since the target was set or the session last cleared.
+    public private(set) var hits: UInt64
+    /// Length in characters of the longest prefix of the target seen so far.
+    public private(set) var bestLength: Int
+
+    public init(name: SessionName, settings: SessionSettings, retention: Int) {
+        self.name = name
+        self.settings = settings
+        self.isTyping = false
+        self.log = EntryLog(capacity: retention)
+        self.nextID = 1
+        self.nextNumber = 1
+        self.typed = 0
+        self.hits = 0
+        self.bestLength = 0
+    }
+
+    /// Restores a session exactly as it was saved.
+    public init(restoring snapshot: SessionSnapshot, entries: [Entry], retention: Int) {
+        self.name = snapshot.name
+        self.settings = snapshot.settings
+        self.isTyping = snapshot.isTyping
+        self.log = EntryLog(capacity: retention)
+        for entry in entries { log.append(entry) }
+        self.nextID = max(snapshot.nextID, (entries.last?.id ?? 0) + 1)
+        self.nextNumber = max(snapshot.nextNumber, (entries.last?.number ?? 0) + 1)
+        self.typed = snapshot.typed
+        self.hits = snapshot.hits
+        self.bestLength = min(snapshot.bestLength, snapshot.settings.target.length)
+    }
+
+    /// The best progress toward the target, as text.
+    public var best: String { settings.target.prefix(characters: bestLength) }
+
+    public var snapshot: SessionSnapshot {
+        SessionSnapshot(
+            name: name, settings: settings, isTyping: isTyping, nextID: nextID, nextNumber: nextNumber,
+            typed: typed, hits: hits, bestLength: bestLength)
+    }
+
+    /// Types one entry: each monkey types one character.
+    public mutating func type(using random: inout WyRand) -> Entry {
+        let text = settings.alphabet.typeString(length: settings.monkeys, using: &random)
+        let target = settings.target
+        let isHit = target.isHit(text)
+        if isHit {
+            hits += 1
+            bestLength = target.length
+        } else if !target.isEmpty {
+            bestLength = target.longestPrefix(in: text, longerThan: bestLength)
+        }
+        let entry = Entry(id: nextID, number: nextNumber, text: text, isHit: isHit)
+        nextID += 1
+        nextNumber += 1
+        typed += 1
+        log.append(entry)
+        return entry
+    }
+
+    /// Applies new settings; a new target starts its hits and progress afresh.
+    public mutating func apply(_ change: SettingsChange) {
+        if let monkeys = change.monkeys { settings.monkeys = monkeys }
+        if let interval = change.interval { settings.interval = interval }
+        if let alphabet = change.alphabet { settings.alphabet = alphabet }
+        if let target = change.target, target != settings.target.target {
+            settings.target = TargetMatcher(target: target)
+            hits = 0
+            bestLength = 0
+        }
+    }
+
+    /// Removes every entry; numbering restarts at 1, ids continue.
+    public mutating func clear() {
+        log.removeAll()
+        nextNumber = 1
+        typed = 0
+        hits = 0
+        bestLength = 0
+    }
+
+    /// Moves the next id and number past ones that may have been handed out
+    /// before a crash, so that they are never given to another entry.
+    public mutating func skip(toID id: UInt64, number: UInt64) {
+        nextID = max(nextID, id)
+        nextNumber = max(nextNumber, number)
+    }
+
+    public mutating func setRetention(_ capacity: Int) {
+        if capacity != log.capacity { log.setCapacity(capacity) }
+    }
+}
+
+/// Everything about a session except its entries: what the store keeps
+/// durable before a control action is acknowledged.
+public struct SessionSnapshot: Sendable, Equatable {
+    public var name: SessionName
+    public var settings: SessionSettings
+    public var isTyping: Bool
+    public var nextID: UInt64
+    public var nextNumber: UInt64
+    public var typed: UInt64
+    public var hits: UInt64
+    public var bestLength: Int
+
+    public init(
+        name: SessionName, settings: SessionSettings, isTyping: Bool, nextID: UInt64, nextNumber: UInt64,
+        typed: UInt64, hits: UInt64, bestLength: Int
+    ) {
+        self.name = name
+        self.settings = settings
+        self.isTyping = isTyping
+        self.nextID = nextID
+        self.nextNumber = nextNumber
+        self.typed = typed
+        self.hits = hits
+        self.bestLength = bestLength
+    }
+}

@@ -1,0 +1,26 @@
+/// The protocol's error codes: stable words after `ERR`. New ones may be
+/// added; existing ones never change meaning.
+public enum ErrorCode: String, Sendable, CaseIterable {
+    case unknownCommand = "unknown-command"
+    case badRequest = "bad-request"
+    case badArgument = "bad-argument"
+    case noSuchSession = "no-such-session"
+    case tooManySessions = "too-many-sessions"
+    case lineTooLong = "line-too-long"
+    case busy = "busy"
+    case denied = "denied"
+    case shuttingDown = "shutting-down"
+    case storageError = "storage-error"
+    case `internal` = "internal"
+}
+
+/// A request the daemon refuses: a code for programs and a sentence for people.
+public struct ProtocolError: Error, Sendable, Equatable {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,210 @@
+/// Reads one request line: bytes → text → tokens → a validated `Request`.
+/// Every refusal is a `ProtocolError` naming the offending token.
+public struct RequestParser: Sendable {
+    public let limits: Limits
+
+    public init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// The request on the line, or nil for an empty line.
+    public func parse(_ line: [UInt8]) throws(ProtocolError) -> Request? {
+        var bytes = line[...]
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if bytes.contains(0) { throw ProtocolError(.badRequest, "the request contains a NUL byte") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ProtocolError(.badRequest, "the request is not valid UTF-8")
+        }
+        return try parse(text)
+    }
+
+    public func parse(_ text: String) throws(ProtocolError) -> Request? {
+        var tokens = try Tokenizer.tokens(in: text)[...]
+        guard let first = tokens.popFirst() else { return nil }
+        guard case .word(let word) = first, let verb = Verb(rawValue: Self.asciiUppercased(word)) else {
+            throw ProtocolError(.unknownCommand, "unknown command \(Self.quote(Self.spelling(of: first))); try HELP")
+        }
+        var arguments = Arguments(verb: verb, tokens: tokens)
+        let request: Request
+        switch verb {
+        case .ping: request = .ping
+        case .hello: request = .hello
+        case .help: request = .help
+        case .quit: request = .quit
+        case .start: request = .start(try arguments.session(), try settings(arguments.settings(), verb: verb))
+        case .stop: request = .stop(try arguments.session())
+        case .set:
+            let name = try arguments.session()
+            let change = try settings(arguments.settings(), verb: verb)
+            if change.isEmpty { throw ProtocolError(.badRequest, "SET needs at least one key=value; usage: \(verb.usage)") }
+            request = .set(name, change)
+        case .clear: request = .clear(try arguments.session())
+        case .delete: request = .delete(try arguments.session())
+        case .status: request = .status(try arguments.optionalSession())
+        case .log: request = .log(try arguments.session(), try query(arguments.settings()))
+        case .tail: request = .tail(try arguments.session(), try query(arguments.settings()))
+        }
+        try arguments.finish()
+        return request
+    }
+
+    private func settings(_ pairs: [(key: String, value: String)], verb: Verb) throws(ProtocolError)
+        -> SettingsChange
+    {
+        var change = SettingsChange()
+        for (key, value) in pairs {
+            switch key {
+            case "monkeys":
+                guard change.monkeys == nil else { throw Self.repeated(key) }
+                change.monkeys = try whole(key, value, in: 1...limits.maximumMonkeys)
+            case "interval":
+                guard change.interval == nil else { throw Self.repeated(key) }
+                change.interval = try interval(value)
+            case "alphabet":
+                guard change.alphabet == nil else { throw Self.repeated(key) }
+                change.alphabet = try alphabet(value)
+            case "target":
+                guard change.target == nil else { throw Self.repeated(key) }
+                let size = value.utf8.count
+                guard size <= limits.maximumTargetBytes else {
+                    throw ProtocolError(
+                        .badArgument, "target is \(size) bytes; at most \(limits.maximumTargetBytes) are allowed")
+                }
+                guard !value.unicodeScalars.contains(where: Alphabet.isControl) else {
+                    throw ProtocolError(.badArgument, "target may not contain control characters")
+                }
+                change.target = value
+            default:
+                throw ProtocolError(
+                    .badArgument,
+                    "unknown key \(Self.quote(key)) for \(verb.rawValue); keys are target, monkeys, interval, alphabet")
+            }
+        }
+        return change
+    }
+
+    private func query(_ pairs: [(key: String, value: String)]) throws(ProtocolError) -> LogQuery {
+        var query = LogQuery()
+        for (key, value) in pairs {
+            switch key {
+            case "last":
+                guard query.last == nil else { throw Self.repeated(key) }
+                query.last = try whole(key, value, in: 0...Int(Int32.max))
+            case "after":
+                guard query.after == nil else { throw Self.repeated(key) }
+                guard let id = UInt64(value) else {
+                    throw ProtocolError(.badArgument, "after must be an entry id (a whole number), not \(Self.quote(value))")
+                }
+                query.after = id
+            default:
+                throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are last and after")
+            }
+        }
+        return query
+    }
+
+    private func whole(_ key: String, _ value: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw ProtocolError(
+                .badArgument,
+                "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quote(value))")
+        }
+        return number
+    }
+
+    private func interval(_ value: String) throws(ProtocolError) -> Interval {
+        let lowest = limits.shortestInterval
+        let highest = limits.longestInterval
+        guard let interval = Interval(parsing: value), interval >= lowest, interval <= highest else {
+            throw ProtocolError(
+                .badArgument,
+                "interval must be a duration from \(lowest) to \(highest) (like 250ms, 1.5s, 2min), not \(Self.quote(value))"
+            )
+        }
+        return interval
+    }
+
+    private func alphabet(_ value: String) throws(ProtocolError) -> Alphabet {
+        do {
+            return try Alphabet(validating: value, limit: limits.maximumAlphabet)
+        } catch {
+            switch error {
+            case .empty: throw ProtocolError(.badArgument, "alphabet may not be empty")
+            case .tooMany(let count, let limit):
+                throw ProtocolError(.badArgument, "alphabet has \(count) characters; at most \(limit) are allowed")
+            case .repeated(let character):
+                throw ProtocolError(.badArgument, "alphabet repeats the character \(Self.quote(String(character)))")
+            case .controlCharacter: throw ProtocolError(.badArgument, "alphabet may not contain control characters")
+            }
+        }
+    }
+
+    /// Verbs ignore ASCII case only: Unicode case mapping would make `ſtop` a verb.
+    private static func asciiUppercased(_ word: String) -> String {
+        String(decoding: word.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    private static func repeated(_ key: String) -> ProtocolError {
+        ProtocolError(.badArgument, "\(key) is given twice")
+    }
+
+    private static func spelling(of token: Token) -> String {
+        switch token {
+        case .word(let word): word
+        case .setting(let key, let value): "\(key)=\(value)"
+        }
+    }
+
+    /// Quotes a client's token for an error message, shortened so that a
+    /// hostile token cannot make a long or multi-line error.
+    static func quote(_ text: String) -> String {
+        var shown = String(text.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
+        if text.unicodeScalars.count > 40 { shown += "…" }
+        return "'\(shown)'"
+    }
+}
+
+/// The positional arguments and settings after the verb, consumed in order.
+private struct Arguments {
+    let verb: Verb
+    var tokens: ArraySlice<Token>
+
+    mutating func session() throws(ProtocolError) -> SessionName {
+        guard let name = try optionalSession() else {
+            throw ProtocolError(.badRequest, "\(verb.rawValue) needs a session name; usage: \(verb.usage)")
+        }
+        return name
+    }
+
+    mutating func optionalSession() throws(ProtocolError) -> SessionName? {
+        guard case .word(let word) = tokens.first else { return nil }
+        tokens.removeFirst()
+        guard let name = SessionName(word) else {
+            throw ProtocolError(
+                .badArgument,
+                "invalid session name \(RequestParser.quote(word)): use 1 to 64 of A-Z a-z 0-9 _ . - , not starting with . or -"
+            )
+        }
+        return name
+    }
+
+    mutating func settings() throws(ProtocolError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        while case .setting(let key, let value) = tokens.first {
+            tokens.removeFirst()
+            pairs.append((key, value))
+        }
+        return pairs
+    }
+
+    func finish() throws(ProtocolError) {
+        guard let extra = tokens.first else { return }
+        switch extra {
+        case .word(let word):
+            throw ProtocolError(
+                .badRequest, "unexpected argument \(RequestParser.quote(word)); usage: \(verb.usage)")
+        case .setting(let key, _):
+            throw ProtocolError(.badArgument, "\(verb.rawValue) takes no setting \(RequestParser.quote(key)); usage: \(verb.usage)")
+        }
+    }
+}

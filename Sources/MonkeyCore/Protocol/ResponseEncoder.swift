@@ -1,0 +1,109 @@
+/// Writes records and status lines as protocol bytes (logfmt data lines).
+public enum ResponseEncoder {
+    public static func append(_ record: Record, to output: inout [UInt8]) {
+        output.append(contentsOf: record.type.utf8)
+        for field in record.fields {
+            appendField(field.key, field.value, to: &output)
+        }
+        output.append(0x0A)
+    }
+
+    public static func append(_ status: Status, to output: inout [UInt8]) {
+        switch status {
+        case .ok(nil):
+            output.append(contentsOf: "OK\n".utf8)
+        case .ok(let text?):
+            output.append(contentsOf: "OK ".utf8)
+            appendSingleLine(text, to: &output)
+            output.append(0x0A)
+        case .error(let error):
+            output.append(contentsOf: "ERR ".utf8)
+            output.append(contentsOf: error.code.rawValue.utf8)
+            output.append(0x20)
+            appendSingleLine(error.message, to: &output)
+            output.append(0x0A)
+        }
+    }
+
+    /// An entry line, written without building a `Record`: this is the hot
+    /// path of LOG, TAIL and followers.
+    public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout [UInt8]) {
+        output.append(contentsOf: "entry session=".utf8)
+        output.append(contentsOf: session.text.utf8)
+        output.append(contentsOf: " id=".utf8)
+        appendDecimal(entry.id, to: &output)
+        output.append(contentsOf: " number=".utf8)
+        appendDecimal(entry.number, to: &output)
+        output.append(contentsOf: " text=".utf8)
+        appendValue(entry.text, to: &output)
+        if entry.isHit { output.append(contentsOf: " hit=yes".utf8) }
+        output.append(0x0A)
+    }
+
+    public static func appendField(_ key: String, _ value: String, to output: inout [UInt8]) {
+        output.append(0x20)
+        output.append(contentsOf: key.utf8)
+        output.append(0x3D)
+        appendValue(value, to: &output)
+    }
+
+    /// A value bare if it can be, else quoted with `\\ \" \n \t` and `\xHH`
+    /// for other control characters.
+    public static func appendValue(_ value: String, to output: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { bytes in
+            if !bytes.isEmpty && !bytes.contains(where: needsQuoting) {
+                output.append(contentsOf: bytes)
+                return
+            }
+            output.append(0x22)
+            for byte in bytes {
+                switch byte {
+                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+                case 0x22: output.append(contentsOf: [0x5C, 0x22])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0..<0x20, 0x7F:
+                    output.append(contentsOf: [0x5C, UInt8(ascii: "x"), hexDigit(byte >> 4), hexDigit(byte & 0xF)])
+                default: output.append(byte)
+                }
+            }
+            output.append(0x22)
+        }
+    }
+
+    public static func encode(_ record: Record) -> String {
+        var output: [UInt8] = []
+        append(record, to: &output)
+        output.removeLast()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func needsQuoting(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x22 || byte == 0x3D || byte == 0x5C || byte == 0x7F
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
+    }
+
+    private static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
+        for byte in text.utf8 { output.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+    }
+
+    public static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        if value < 10 {
+            output.append(0x30 + UInt8(value))
+            return
+        }
+        var digits: (UInt64, Int) = (value, 0)
+        var buffer = [UInt8](repeating: 0, count: 20)
+        while digits.0 > 0 {
+            buffer[19 - digits.1] = 0x30 + UInt8(digits.0 % 10)
+            digits.0 /= 10
+            digits.1 += 1
+        }
+        output.append(contentsOf: buffer[(20 - digits.1)...])
+    }
+}

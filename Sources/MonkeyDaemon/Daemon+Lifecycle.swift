@@ -1,0 +1,56 @@
+import Glibc
+import MonkeyCore
+import MonkeyShell
+import MonkeySystemd
+
+/// Reload and shutdown, mirroring start-up.
+extension Daemon {
+    /// SIGHUP: reads the configuration again; a bad one is logged and the
+    /// old one kept.
+    func reload() {
+        notify(.reloading(monotonicMicroseconds: Syscalls.monotonicNanoseconds() / 1000))
+        do {
+            let loaded = try MonkeyDaemon.loadConfiguration(options)
+            configuration = loaded
+            engine.update(loaded.limits)
+            events.record(
+                Event(
+                    kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,
+                    message: "reloaded the configuration from \(options.configurationPath)"))
+        } catch {
+            events.log(.error, "kept the old configuration: \(error.message)")
+        }
+        notify(.ready, .status(statusLine))
+    }
+
+    /// SIGTERM/SIGINT: stop accepting, stop typing, end followers, flush,
+    /// remove the socket we created, exit 0.
+    func shutDown(signal: Int32) {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        notify(.stopping)
+        events.log(.info, "shutting down on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+        poller.remove(listener.fd)
+        Syscalls.close(listener.fd)
+        tickTimer?.cancel()
+        for connection in connections.values {
+            if connection.isTailing || connection.stream != nil {
+                connection.followedSession = nil
+                connection.stream = nil
+                appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
+            }
+            _ = try? connection.output.flush(to: connection.fd)
+            Syscalls.shutdownWrite(connection.fd)
+            close(connection)
+        }
+        if let path = listener.createdPath {
+            do {
+                try Syscalls.unlink(path)
+            } catch {
+                events.log(.warning, "cannot remove the socket: \(error)")
+            }
+        }
+        events.log(.info, "stopped")
+        Syscalls.exit(0)
+    }
+}

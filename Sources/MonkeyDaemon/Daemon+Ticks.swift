@@ -1,0 +1,70 @@
+import Dispatch
+import MonkeyCore
+import MonkeyShell
+
+/// Typing: one timer for all sessions, and fan-out of new entries to followers.
+extension Daemon {
+    func tickTimerFired() {
+        armedDeadline = nil
+        runTicksIfDue()
+        rearmTimer()
+    }
+
+    func runTicksIfDue() {
+        let now = Daemon.now()
+        guard let deadline = engine.nextDeadline(), deadline <= now + engine.coalescingWindow else { return }
+        var touched: [Connection] = []
+        let limit = engine.limits.maximumPendingOutput
+        let hits = engine.runDueTicks(now: now) { name, entry in
+            guard let tokens = followers[name] else { return }
+            lineScratch.removeAll(keepingCapacity: true)
+            ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
+            for token in tokens {
+                guard let connection = connections[token] else { continue }
+                if connection.output.isEmpty { touched.append(connection) }
+                deliver(lineScratch, to: connection, limit: limit)
+            }
+        }
+        for event in hits { events.record(event) }
+        // One write per follower per batch of ticks, not one per entry.
+        for connection in touched where connections[connection.token] != nil {
+            service(connection)
+        }
+        rearmTimer()
+    }
+
+    /// Queues an entry line for a follower, or counts it as lost when the
+    /// follower is not reading; it resumes once half its buffer is free.
+    private func deliver(_ line: [UInt8], to connection: Connection, limit: Int) {
+        if connection.isSkipping {
+            guard connection.output.pendingCount <= limit / 2 else {
+                connection.lostCount += 1
+                return
+            }
+            connection.output.withBytes { output in
+                ResponseEncoder.append(Record(type: "lost", fields: [("count", String(connection.lostCount))]), to: &output)
+            }
+            connection.lostCount = 0
+            connection.isSkipping = false
+        }
+        guard connection.output.pendingCount + line.count <= limit else {
+            connection.isSkipping = true
+            connection.lostCount += 1
+            return
+        }
+        connection.output.append(line)
+    }
+
+    /// Points the one timer at the earliest due tick, or parks it when
+    /// nothing types, so that an idle daemon never wakes up.
+    func rearmTimer() {
+        let deadline = engine.nextDeadline()
+        guard deadline != armedDeadline, let timer = tickTimer else { return }
+        armedDeadline = deadline
+        if let deadline {
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .microseconds(500))
+        } else {
+            timer.schedule(deadline: .distantFuture)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import Glibc
+import MonkeyCore
+import MonkeyShell
+import MonkeySystemd
+
+/// The running daemon: one serial queue owns every piece of state below;
+/// the poller, the tick timer and the signal sources all deliver to it.
+/// Its event sources hold it strongly: it lives as long as the process.
+final class Daemon: @unchecked Sendable {
+    let queue = DispatchQueue(label: "monkeyd.state")
+    let options: DaemonOptions
+    var configuration: Configuration
+    var engine: Engine
+    let store: any SessionStore
+    let events: EventSink
+    let poller: Poller
+    let listener: ListeningSocket
+    /// Members of this group may change state.
+    let privilegedGroup: UInt32?
+    let ownUserID: UInt32
+
+    var connections: [UInt64: Connection] = [:]
+    /// Connections following each session live, in the order they began.
+    var followers: [SessionName: [UInt64]] = [:]
+    var nextToken: UInt64 = 1
+    static let listenerToken: UInt64 = 0
+
+    var pollSource: DispatchSourceRead?
+    var tickTimer: DispatchSourceTimer?
+    var armedDeadline: UInt64?
+    var signalSources: [DispatchSourceSignal] = []
+    var isShuttingDown = false
+
+    /// Reused for every read and every encoded entry line, so that the hot
+    /// paths allocate nothing.
+    var readBuffer = [UInt8](repeating: 0, count: 65536)
+    var lineScratch: [UInt8] = []
+
+    init(options: DaemonOptions, configuration: Configuration, listener: ListeningSocket, events: EventSink)
+        throws(StartupError)
+    {
+        self.options = options
+        self.configuration = configuration
+        self.listener = listener
+        self.events = events
+        self.store = EphemeralStore()
+        self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed(), store: store)
+        self.privilegedGroup = Syscalls.groupID(named: configuration.socketGroup)
+        self.ownUserID = Syscalls.effectiveUserID()
+        do {
+            self.poller = try Poller()
+            try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)
+        } catch {
+            throw StartupError("cannot set up the event loop", error)
+        }
+    }
+
+    /// The monotonic clock Dispatch timers use.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Starts the event sources and tells systemd the daemon is ready.
+    func start() {
+        queue.sync {
+            let source = DispatchSource.makeReadSource(fileDescriptor: poller.fd, queue: queue)
+            source.setEventHandler { [self] in self.pollReady() }
+            source.resume()
+            pollSource = source
+
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [self] in self.tickTimerFired() }
+            timer.schedule(deadline: .distantFuture)
+            timer.resume()
+            tickTimer = timer
+            rearmTimer()
+
+            for signal in [SIGTERM, SIGINT, SIGHUP] {
+                Syscalls.ignoreSignal(signal)
+                let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+                source.setEventHandler { [self] in
+                    if signal == SIGHUP { self.reload() } else { self.shutDown(signal: signal) }
+                }
+                source.resume()
+                signalSources.append(source)
+            }
+            Syscalls.ignoreSignal(SIGPIPE)
+            notify(.ready, .status(statusLine))
+            events.log(.info, "listening on \(options.socketPath), state in \(options.stateDirectory)")
+        }
+    }
+
+    var statusLine: String {
+        let summary = engine.summary
+        return "\(summary.sessions) sessions, \(summary.typing) typing, \(summary.typed) entries typed, \(summary.hits) hits"
+    }
+
+    func notify(_ states: NotifyState...) {
+        for state in states {
+            do {
+                try Systemd.notify(state)
+            } catch {
+                events.log(.warning, "cannot notify systemd: \(error)")
+            }
+        }
+    }
+}

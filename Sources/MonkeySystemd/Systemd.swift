@@ -1,0 +1,70 @@
+internal import CSystemd
+import Glibc
+
+/// What the daemon tells systemd (sd_notify(3)).
+public enum NotifyState: Sendable, Equatable {
+    case ready
+    case reloading(monotonicMicroseconds: UInt64)
+    case stopping
+    case watchdog
+    case status(String)
+
+    var assignments: String {
+        switch self {
+        case .ready: "READY=1"
+        case .reloading(let microseconds): "RELOADING=1\nMONOTONIC_USEC=\(microseconds)"
+        case .stopping: "STOPPING=1"
+        case .watchdog: "WATCHDOG=1"
+        case .status(let text): "STATUS=\(text.replacingNewlines())"
+        }
+    }
+}
+
+/// The daemon's words for libsystemd: every call's return value is checked.
+public enum Systemd {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let call: String
+        public let errno: Int32
+        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+    }
+
+    /// Sends states to the service manager; false when no manager listens
+    /// (`NOTIFY_SOCKET` unset), which is normal outside systemd.
+    @discardableResult
+    public static func notify(_ states: NotifyState...) throws(Failure) -> Bool {
+        let message = states.map(\.assignments).joined(separator: "\n")
+        let result = sd_notify(0, message)
+        if result < 0 { throw Failure(call: "sd_notify", errno: -result) }
+        return result > 0
+    }
+
+    /// The listening sockets passed by socket activation (sd_listen_fds(3)),
+    /// starting at fd 3; empty when not socket-activated.
+    public static func listenDescriptors() throws(Failure) -> [Int32] {
+        let count = sd_listen_fds(1)
+        if count < 0 { throw Failure(call: "sd_listen_fds", errno: -count) }
+        return (0..<count).map { SD_LISTEN_FDS_START + $0 }
+    }
+
+    /// True if `fd` is a listening Unix stream socket (sd_is_socket_unix(3)).
+    public static func isListeningUnixSocket(_ fd: Int32) throws(Failure) -> Bool {
+        let result = sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0)
+        if result < 0 { throw Failure(call: "sd_is_socket_unix", errno: -result) }
+        return result > 0
+    }
+
+    /// The watchdog interval in microseconds if systemd expects pings from
+    /// this process (sd_watchdog_enabled(3), which honours WATCHDOG_PID).
+    public static func watchdogMicroseconds() throws(Failure) -> UInt64? {
+        var microseconds: UInt64 = 0
+        let result = sd_watchdog_enabled(0, &microseconds)
+        if result < 0 { throw Failure(call: "sd_watchdog_enabled", errno: -result) }
+        return result > 0 ? microseconds : nil
+    }
+}
+
+extension String {
+    fileprivate func replacingNewlines() -> String {
+        String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}

@@ -1,0 +1,3 @@
+import MonkeyDaemon
+
+MonkeyDaemon.main(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,198 @@
+import Testing
+
+@testable import MonkeyCore
+
+struct EngineControlTests {
+    @Test func fixedRepliesNeedNoSession() throws {
+        var harness = Harness()
+        #expect(try harness.send("PING").status == .ok("pong"))
+        #expect(try harness.send("HELLO").status == .ok("monkeyd version=\(Engine.version) protocol=1"))
+        let help = try harness.send("HELP")
+        #expect(help.status == .ok(nil))
+        #expect(help.records.map { $0.value("name") } == Verb.allCases.map(\.rawValue))
+        #expect(help.records.allSatisfy { $0.type == "verb" && $0.value("usage") != nil })
+        let quit = try harness.send("QUIT")
+        #expect(quit.status == .ok("bye") && quit.closesConnection)
+        #expect(!help.closesConnection)
+    }
+
+    @Test func startCreatesAndSchedules() throws {
+        let store = TestStore()
+        var harness = Harness(store: store)
+        #expect(harness.engine.nextDeadline == nil)
+        let reply = try harness.send("START a monkeys=3 interval=250ms target=xy", now: ms(1000))
+        #expect(reply.status == .ok("started a"))
+        let session = try #require(harness.engine.session(named: try sessionName("a")))
+        #expect(session.isTyping && session.settings.monkeys == 3 && session.settings.target.target == "xy")
+        #expect(harness.engine.nextDeadline == ms(1250))
+        #expect(store.saved.last == session.snapshot)
+        let event = try #require(reply.events.first)
+        #expect(reply.events.count == 1)
+        #expect(event.kind == .start && event.session == session.name && event.peer == admin)
+        #expect(event.fields.contains(Event.Field("created", "yes")))
+        #expect(event.fields.contains(Event.Field("interval", "250ms")))
+    }
+
+    @Test func startIsIdempotent() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        let again = try harness.send("START a", now: ms(50))
+        #expect(again.status == .ok("started a"))
+        #expect(again.events.first?.fields.contains(Event.Field("created", "no")) == true)
+        #expect(harness.engine.nextDeadline == ms(100), "a running session keeps its schedule")
+        #expect(harness.tick(now: ms(100)).entries.count == 1)
+        #expect(harness.engine.sessionCount == 1)
+        try harness.expectOK("START a monkeys=4", now: ms(150))
+        #expect(harness.tick(now: ms(200)).entries.map(\.entry.text.count) == [4])
+    }
+
+    @Test func stopKeepsTheLogAndIsIdempotent() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        harness.tick(times: 3)
+        let stop = try harness.send("STOP a", now: ms(350))
+        #expect(stop.status == .ok("stopped a"))
+        #expect(stop.events.map(\.kind) == [.stop])
+        #expect(harness.tick(now: ms(400)).entries.isEmpty)
+        #expect(harness.tick(now: ms(10_000)).entries.isEmpty)
+        let again = try harness.send("STOP a")
+        #expect(again.status == .ok("stopped a") && again.events.isEmpty)
+        let status = try harness.status("a")
+        #expect(status.value("state") == "stopped" && status.value("entries") == "3")
+        #expect(try harness.send("STOP b").errorCode == .noSuchSession)
+        // Starting again types again, from the time of the START.
+        try harness.expectOK("START a", now: ms(20_000))
+        #expect(harness.tick(now: ms(20_100)).entries.map(\.entry.number) == [4])
+    }
+
+    @Test func setChangesALiveSession() throws {
+        var harness = Harness()
+        try harness.expectOK("START a alphabet=x")
+        #expect(harness.tick(now: ms(100)).entries.map(\.entry.text) == ["x"])
+        let set = try harness.send("SET a monkeys=5 alphabet=y target=yy", now: ms(150))
+        #expect(set.status == .ok("updated a"))
+        #expect(set.events.first?.kind == .set)
+        let fields = [Event.Field("target", "yy"), Event.Field("monkeys", "5"), Event.Field("alphabet", "y")]
+        #expect(set.events.first?.fields == fields)
+        #expect(harness.tick(now: ms(200)).entries.map(\.entry.text) == ["yyyyy"])
+        try harness.expectOK("SET a interval=1s", now: ms(250))
+        #expect(harness.tick(now: ms(300)).entries.isEmpty, "the old schedule is gone")
+        #expect(harness.tick(now: ms(1249)).entries.count == 1, "due at 1.25 s, within the coalescing window")
+        #expect(try harness.status("a").value("interval") == "1s")
+        #expect(try harness.send("SET b monkeys=2").errorCode == .noSuchSession)
+    }
+
+    @Test func setOnAStoppedSessionDoesNotStartIt() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        try harness.expectOK("STOP a")
+        try harness.expectOK("SET a interval=10ms monkeys=2")
+        #expect(harness.tick(now: ms(10_000)).entries.isEmpty)
+        #expect(try harness.status("a").value("state") == "stopped")
+    }
+
+    @Test func clearRestartsNumberingAndContinuesIds() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        harness.tick(times: 3)
+        let clear = try harness.send("CLEAR a", now: ms(350))
+        #expect(clear.status == .ok("cleared a"))
+        #expect(clear.events.first?.fields == [Event.Field("entries", "3"), Event.Field("id", "4")])
+        let status = try harness.status("a")
+        #expect(status.value("entries") == "0" && status.value("typed") == "0" && status.value("state") == "running")
+        let next = harness.tick(now: ms(400)).entries.map(\.entry)
+        #expect(next.map(\.id) == [4] && next.map(\.number) == [1])
+        #expect(try harness.send("CLEAR b").errorCode == .noSuchSession)
+    }
+
+    @Test func deleteRemovesTheSession() throws {
+        let store = TestStore()
+        var harness = Harness(store: store)
+        try harness.expectOK("START a")
+        try harness.expectOK("START b")
+        let delete = try harness.send("DELETE a")
+        #expect(delete.status == .ok("deleted a") && delete.events.map(\.kind) == [.delete])
+        #expect(store.deleted == [try sessionName("a")])
+        #expect(harness.engine.session(named: try sessionName("a")) == nil)
+        #expect(try harness.send("STATUS a").errorCode == .noSuchSession)
+        #expect(try harness.send("LOG a").errorCode == .noSuchSession)
+        #expect(harness.tick(now: ms(100)).entries.map(\.session.text) == ["b"])
+        #expect(try harness.send("DELETE a").errorCode == .noSuchSession)
+    }
+
+    @Test func statusReportsEveryField() throws {
+        var harness = Harness()
+        try harness.expectOK("START zed")
+        try harness.expectOK("START a monkeys=2 interval=1.5s alphabet=ab target=\"a b\"")
+        try harness.expectOK("STOP zed")
+        let a = try harness.status("a")
+        #expect(a.type == "session")
+        #expect(
+            a.fields.map(\.key) == [
+                "name", "state", "monkeys", "interval", "alphabet", "target", "typed", "entries", "hits", "best",
+            ])
+        #expect(
+            a.fields.map(\.value) == ["a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", ""])
+        let all = try harness.send("STATUS")
+        #expect(all.status == .ok(nil))
+        #expect(all.records.map { $0.value("name") } == ["a", "zed"])
+        #expect(all.records.last?.value("state") == "stopped")
+        #expect(all.records.last?.value("interval") == "100ms")
+        #expect(all.records.last?.value("alphabet") == "abcdefghijklmnopqrstuvwxyz")
+        var empty = Harness()
+        #expect(try empty.send("STATUS").records.isEmpty)
+    }
+
+    @Test func statusCountsTypingHitsAndBest() throws {
+        var harness = Harness(limits: { var limits = Limits(); limits.maximumEntries = 2; return limits }())
+        try harness.expectOK("START a alphabet=a target=aaa monkeys=2")
+        harness.tick(times: 3)
+        var status = try harness.status("a")
+        #expect(status.value("typed") == "3" && status.value("entries") == "2")
+        #expect(status.value("hits") == "0" && status.value("best") == "aa")
+        try harness.expectOK("SET a monkeys=3", now: ms(350))
+        harness.tick(times: 2, from: ms(400))
+        status = try harness.status("a")
+        #expect(status.value("hits") == "2" && status.value("best") == "aaa" && status.value("typed") == "5")
+    }
+
+    @Test func tooManySessions() throws {
+        var limits = Limits()
+        limits.maximumSessions = 2
+        var harness = Harness(limits: limits)
+        try harness.expectOK("START a")
+        try harness.expectOK("START b")
+        let third = try harness.send("START c")
+        #expect(third.errorCode == .tooManySessions && third.events.isEmpty)
+        #expect(harness.engine.sessionCount == 2)
+        try harness.expectOK("START a monkeys=3")
+        try harness.expectOK("DELETE b")
+        try harness.expectOK("START c")
+    }
+
+    @Test(arguments: ["START a", "START new", "STOP a", "SET a monkeys=9", "CLEAR a", "DELETE a"])
+    func changingVerbsAreDeniedToOrdinaryPeers(line: String) throws {
+        let store = TestStore()
+        var harness = Harness(store: store)
+        try harness.expectOK("START a monkeys=2")
+        harness.tick(times: 2)
+        let before = harness.engine.session(named: try sessionName("a"))?.snapshot
+        let reply = try harness.send(line, now: ms(250), from: visitor)
+        #expect(reply.errorCode == .denied)
+        #expect(reply.events.isEmpty)
+        #expect(harness.engine.sessionCount == 1)
+        #expect(harness.engine.session(named: try sessionName("a"))?.snapshot == before)
+        #expect(harness.engine.session(named: try sessionName("a"))?.log.count == 2)
+        #expect(store.saved.count == 1 && store.cleared.isEmpty && store.deleted.isEmpty)
+    }
+
+    @Test(arguments: ["PING", "HELLO", "HELP", "QUIT", "STATUS", "STATUS a", "LOG a", "TAIL a last=1"])
+    func readOnlyVerbsAreAllowedToOrdinaryPeers(line: String) throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        harness.tick(times: 1)
+        let reply = try harness.send(line, from: visitor)
+        #expect(reply.errorCode == nil)
+        #expect(reply.status != nil || reply.stream != nil)
+    }
+}

@@ -1,0 +1,140 @@
+import Testing
+
+@testable import MonkeyCore
+
+struct EngineTickTests {
+    @Test func oneEntryPerDueSessionThenRescheduled() throws {
+        let store = TestStore()
+        var harness = Harness(store: store)
+        for name in ["a", "b", "c"] { try harness.expectOK("START \(name)") }
+        #expect(harness.engine.nextDeadline == ms(100))
+        #expect(harness.tick(now: ms(98)).entries.isEmpty, "not due yet, not even within the window")
+        let typed = harness.tick(now: ms(100)).entries
+        #expect(typed.map(\.session.text).sorted() == ["a", "b", "c"])
+        #expect(typed.allSatisfy { $0.entry.id == 1 && $0.entry.number == 1 && $0.entry.text.count == 1 })
+        #expect(store.appended == typed.map(\.entry), "every entry typed goes to the store")
+        #expect(harness.engine.nextDeadline == ms(200))
+        #expect(harness.tick(now: ms(100)).entries.isEmpty, "nothing is typed twice for one tick")
+    }
+
+    @Test func coalescingWindowSharesOneWakeUp() throws {
+        var harness = Harness()
+        try harness.expectOK("START a", now: 0)
+        try harness.expectOK("START b", now: 500_000)  // due half a millisecond later
+        try harness.expectOK("START c", now: ms(2))
+        #expect(harness.tick(now: ms(100)).entries.map(\.session.text).sorted() == ["a", "b"])
+        #expect(harness.tick(now: ms(102)).entries.map(\.session.text) == ["c"])
+
+        var strict = Harness()
+        strict.engine.coalescingWindow = 0
+        try strict.expectOK("START a", now: 0)
+        try strict.expectOK("START b", now: 500_000)
+        #expect(strict.tick(now: ms(100)).entries.map(\.session.text) == ["a"])
+        #expect(strict.engine.nextDeadline == ms(100) + 500_000)
+    }
+
+    @Test func aLateDaemonSkipsMissedTicks() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        #expect(harness.tick(now: ms(1_050)).entries.count == 1)
+        #expect(harness.engine.nextDeadline == ms(1_150))
+    }
+
+    @Test func eachSessionKeepsItsOwnInterval() throws {
+        var harness = Harness()
+        try harness.expectOK("START fast interval=100ms")
+        try harness.expectOK("START slow interval=250ms")
+        var counts: [String: Int] = [:]
+        var wakeUps = 0
+        while let deadline = harness.engine.nextDeadline, deadline <= ms(1_000) {
+            wakeUps += 1
+            for typed in harness.tick(now: deadline).entries { counts[typed.session.text, default: 0] += 1 }
+        }
+        #expect(counts == ["fast": 10, "slow": 4])
+        #expect(wakeUps == 12, "ticks due at the same time share a wake-up")
+    }
+
+    @Test func hitsAreEvents() throws {
+        var harness = Harness()
+        try harness.expectOK("START a alphabet=ab monkeys=1 target=a")
+        var hits: [Entry] = []
+        var events: [Event] = []
+        for step in 1...20 as ClosedRange<UInt64> {
+            let result = harness.tick(now: ms(100 * step))
+            hits += result.entries.map(\.entry).filter(\.isHit)
+            events += result.events
+        }
+        #expect(!hits.isEmpty && hits.count < 20)
+        #expect(events.map(\.kind) == Array(repeating: .hit, count: hits.count))
+        for (event, entry) in zip(events, hits) {
+            #expect(event.session?.text == "a" && event.peer == nil)
+            #expect(
+                event.fields == [
+                    Event.Field("target", "a"), Event.Field("id", String(entry.id)),
+                    Event.Field("number", String(entry.number)), Event.Field("text", entry.text),
+                ])
+        }
+        #expect(harness.engine.summary.hits == UInt64(hits.count))
+        #expect(harness.engine.summary.typed == 20)
+    }
+
+    @Test func sameSeedTypesTheSameEntries() throws {
+        func run() throws -> [String] {
+            var harness = Harness(seed: 31)
+            try harness.expectOK("START a monkeys=5")
+            try harness.expectOK("START b monkeys=3 alphabet=αβγ")
+            return (1...10 as ClosedRange<UInt64>).flatMap { step in
+                harness.tick(now: ms(100 * step)).entries.map { "\($0.session):\($0.entry.text)" }
+            }
+        }
+        let first = try run()
+        #expect(first.count == 20)
+        #expect(try run() == first)
+    }
+
+    @Test func restoredSessionsTypeAgain() throws {
+        var harness = Harness()
+        let settings = SessionSettings(
+            monkeys: 2, interval: Interval(nanoseconds: ms(50)), alphabet: try alphabet("q"),
+            target: TargetMatcher(target: ""))
+        let snapshot = SessionSnapshot(
+            name: try sessionName("r"), settings: settings, isTyping: true, nextID: 8, nextNumber: 3, typed: 2, hits: 0,
+            bestLength: 0)
+        let entries = [
+            Entry(id: 5, number: 1, text: "qq", isHit: false), Entry(id: 6, number: 2, text: "qq", isHit: false),
+        ]
+        let restored = Session(restoring: snapshot, entries: entries, retention: 100)
+        let event = harness.engine.restore(restored, now: ms(1_000))
+        #expect(event.kind == .restore && event.session?.text == "r")
+        #expect(event.fields.contains(Event.Field("state", "running")))
+        #expect(harness.engine.nextDeadline == ms(1_050))
+        let typed = harness.tick(now: ms(1_050)).entries.map(\.entry)
+        #expect(typed == [Entry(id: 8, number: 3, text: "qq", isHit: false)])
+        #expect(harness.engine.summary == (sessions: 1, typing: 1, typed: 3, hits: 0))
+
+        let stopped = SessionSnapshot(
+            name: try sessionName("s"), settings: settings, isTyping: false, nextID: 1, nextNumber: 1, typed: 0,
+            hits: 0, bestLength: 0)
+        _ = harness.engine.restore(Session(restoring: stopped, entries: [], retention: 100), now: ms(1_050))
+        #expect(harness.tick(now: ms(5_000)).entries.map(\.session.text) == ["r"])
+    }
+
+    /// `nextDeadline` is documented as "nil when nothing is typing": a daemon
+    /// that arms its timer from it must not wake up for sessions that stopped.
+    @Test(arguments: ["STOP a", "DELETE a"])
+    func noDeadlineOnceNothingTypes(line: String) throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        try harness.expectOK(line, now: ms(10))
+        #expect(harness.engine.nextDeadline == nil)
+    }
+
+    @Test func deadlineFollowsAnIntervalChange() throws {
+        var harness = Harness()
+        try harness.expectOK("START a interval=1s")
+        try harness.expectOK("SET a interval=200ms", now: ms(10))
+        #expect(harness.engine.nextDeadline == ms(210))
+        try harness.expectOK("SET a interval=2s", now: ms(20))
+        #expect(harness.engine.nextDeadline == ms(2_020))
+    }
+}

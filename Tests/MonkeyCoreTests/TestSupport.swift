@@ -1,0 +1,169 @@
+import Testing
+
+@testable import MonkeyCore
+
+/// A peer allowed to change state (root).
+let admin = Peer(uid: 0, pid: 1, mayChange: true)
+/// A peer that may only read.
+let visitor = Peer(uid: 1000, pid: 2, mayChange: false)
+
+/// Milliseconds as the engine's nanosecond clock values.
+func ms(_ milliseconds: UInt64) -> UInt64 { milliseconds * 1_000_000 }
+
+func sessionName(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> SessionName {
+    try #require(SessionName(text), sourceLocation: sourceLocation)
+}
+
+func alphabet(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Alphabet {
+    do {
+        return try Alphabet(validating: text, limit: 256)
+    } catch {
+        Issue.record("alphabet \(text) refused: \(error)", sourceLocation: sourceLocation)
+        throw error
+    }
+}
+
+/// The error the default parser gives for a line, or nil if it parses.
+func parseError(_ text: String, limits: Limits = Limits()) -> ProtocolError? {
+    do {
+        _ = try RequestParser(limits: limits).parse(text)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func parseError(bytes: [UInt8]) -> ProtocolError? {
+    do {
+        _ = try RequestParser(limits: Limits()).parse(bytes)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+extension Reply {
+    var errorCode: ErrorCode? {
+        guard case .error(let error) = status else { return nil }
+        return error.code
+    }
+}
+
+/// A store that records what it is asked and fails on demand.
+final class TestStore: SessionStore {
+    var failure: StorageError?
+    private(set) var saved: [SessionSnapshot] = []
+    private(set) var cleared: [SessionSnapshot] = []
+    private(set) var deleted: [SessionName] = []
+    private(set) var appended: [Entry] = []
+
+    func save(_ snapshot: SessionSnapshot) throws(StorageError) {
+        if let failure { throw failure }
+        saved.append(snapshot)
+    }
+
+    func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
+        if let failure { throw failure }
+        cleared.append(snapshot)
+    }
+
+    func delete(_ name: SessionName) throws(StorageError) {
+        if let failure { throw failure }
+        deleted.append(name)
+    }
+
+    func append(_ entry: Entry, to name: SessionName) {
+        appended.append(entry)
+    }
+}
+
+/// An engine driven with protocol lines, a fixed seed and explicit times.
+struct Harness {
+    var engine: Engine
+    let parser: RequestParser
+
+    init(limits: Limits = Limits(), store: any SessionStore = EphemeralStore(), seed: UInt64 = 2024) {
+        engine = Engine(limits: limits, seed: seed, store: store)
+        parser = RequestParser(limits: limits)
+    }
+
+    mutating func send(
+        _ line: String, now: UInt64 = 0, from peer: Peer = admin, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Reply {
+        let request = try #require(try parser.parse(line), sourceLocation: sourceLocation)
+        return engine.handle(request, from: peer, now: now)
+    }
+
+    /// Sends a line that must succeed.
+    mutating func expectOK(_ line: String, now: UInt64 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reply = try send(line, now: now, sourceLocation: sourceLocation)
+        guard case .ok = reply.status else {
+            Issue.record("\(line) answered \(String(describing: reply.status))", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    /// Runs the ticks due at `now`, returning the entries typed, in order.
+    mutating func tick(now: UInt64) -> (entries: [(session: SessionName, entry: Entry)], events: [Event]) {
+        var entries: [(session: SessionName, entry: Entry)] = []
+        let events = engine.runDueTicks(now: now) { entries.append(($0, $1)) }
+        return (entries, events)
+    }
+
+    /// Runs one tick every interval from `start`, `count` times.
+    mutating func tick(times count: Int, every interval: UInt64 = ms(100), from start: UInt64 = ms(100)) {
+        for step in 0..<UInt64(count) { _ = tick(now: start + step * interval) }
+    }
+
+    /// The single STATUS record of a session.
+    mutating func status(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Record {
+        let reply = try send("STATUS \(name)", sourceLocation: sourceLocation)
+        #expect(reply.status == .ok(nil), sourceLocation: sourceLocation)
+        return try #require(reply.records.first, sourceLocation: sourceLocation)
+    }
+
+    /// Writes a LOG or TAIL reply's stream with no byte limit and decodes it.
+    func drain(_ reply: Reply, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Record] {
+        var stream = try #require(reply.stream, sourceLocation: sourceLocation)
+        return try drain(&stream, sourceLocation: sourceLocation)
+    }
+
+    func drain(_ stream: inout LogStream, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Record] {
+        var output: [UInt8] = []
+        let progress = engine.fill(&stream, into: &output, byteLimit: .max)
+        #expect(progress == .finished, sourceLocation: sourceLocation)
+        return try decodeRecords(output)
+    }
+}
+
+/// Decodes LF-terminated data lines; every line must be a record.
+func decodeRecords(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Record] {
+    #expect(bytes.isEmpty || bytes.last == 0x0A, "output ends mid-line", sourceLocation: sourceLocation)
+    return try bytes.split(separator: 0x0A).map { line in
+        let decoded = try ResponseDecoder.decode(String(decoding: line, as: UTF8.self))
+        guard case .record(let record) = decoded else {
+            Issue.record("not a record: \(decoded)", sourceLocation: sourceLocation)
+            return Record(type: "", fields: [])
+        }
+        return record
+    }
+}
+
+/// Pearson's chi-square statistic of observed counts against a uniform distribution.
+func chiSquare(_ counts: [Int]) -> Double {
+    let total = Double(counts.reduce(0, +))
+    let expected = total / Double(counts.count)
+    return counts.reduce(0.0) { sum, count in
+        let difference = Double(count) - expected
+        return sum + difference * difference / expected
+    }
+}
+
+/// Critical chi-square values at p = 0.001, by degrees of freedom
+/// (Wilson–Hilferty approximation, within 1% of the tables for these sizes).
+func chiSquareCritical(degreesOfFreedom: Int) -> Double {
+    let k = Double(degreesOfFreedom)
+    let z = 3.090_232  // the 0.999 quantile of the standard normal
+    let term = 1 - 2 / (9 * k) + z * (2 / (9 * k)).squareRoot()
+    return k * term * term * term
+}
