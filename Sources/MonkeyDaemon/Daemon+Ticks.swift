@@ -42,7 +42,8 @@ extension Daemon {
                 return
             }
             connection.output.withBytes { output in
-                ResponseEncoder.append(Record(type: "lost", fields: [("count", String(connection.lostCount))]), to: &output)
+                ResponseEncoder.append(
+                    Record(type: "lost", fields: [("count", String(connection.lostCount))]), to: &output)
             }
             connection.lostCount = 0
             connection.isSkipping = false

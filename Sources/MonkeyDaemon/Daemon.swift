@@ -91,7 +91,8 @@ final class Daemon: @unchecked Sendable {
 
     var statusLine: String {
         let summary = engine.summary
-        return "\(summary.sessions) sessions, \(summary.typing) typing, \(summary.typed) entries typed, \(summary.hits) hits"
+        return
+            "\(summary.sessions) sessions, \(summary.typing) typing, \(summary.typed) entries typed, \(summary.hits) hits"
     }
 
     func notify(_ states: NotifyState...) {

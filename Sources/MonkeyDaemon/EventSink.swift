@@ -53,7 +53,8 @@ struct StandardError: TextOutputStream {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Syscalls.writeStandardError(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])))
+                let written = Syscalls.writeStandardError(
+                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])))
                 if written <= 0 { return }
                 offset += written
             }

@@ -41,7 +41,8 @@ public enum MonkeyDaemon {
             throw StartupError("cannot create the state directory", error)
         }
         let listener = try openListener(options, configuration)
-        return try Daemon(options: options, configuration: configuration, listener: listener, events: StandardErrorSink())
+        return try Daemon(
+            options: options, configuration: configuration, listener: listener, events: StandardErrorSink())
     }
 
     /// The socket systemd passed, else one we bind ourselves.

@@ -24,7 +24,9 @@ struct OutputBuffer {
     mutating func flush(to fd: Int32) throws(SystemError) -> Bool {
         while start < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(SystemError) in try Syscalls.send(fd, UnsafeRawBufferPointer(rebasing: raw[start...])) }
+                Result { () throws(SystemError) in
+                    try Syscalls.send(fd, UnsafeRawBufferPointer(rebasing: raw[start...]))
+                }
             }
             let written = try result.get()
             if written == 0 { break }

@@ -19,12 +19,12 @@ struct EngineControlTests {
     @Test func startCreatesAndSchedules() throws {
         let store = TestStore()
         var harness = Harness(store: store)
-        #expect(harness.engine.nextDeadline == nil)
+        #expect(harness.engine.nextDeadline() == nil)
         let reply = try harness.send("START a monkeys=3 interval=250ms target=xy", now: ms(1000))
         #expect(reply.status == .ok("started a"))
         let session = try #require(harness.engine.session(named: try sessionName("a")))
         #expect(session.isTyping && session.settings.monkeys == 3 && session.settings.target.target == "xy")
-        #expect(harness.engine.nextDeadline == ms(1250))
+        #expect(harness.engine.nextDeadline() == ms(1250))
         #expect(store.saved.last == session.snapshot)
         let event = try #require(reply.events.first)
         #expect(reply.events.count == 1)
@@ -39,7 +39,7 @@ struct EngineControlTests {
         let again = try harness.send("START a", now: ms(50))
         #expect(again.status == .ok("started a"))
         #expect(again.events.first?.fields.contains(Event.Field("created", "no")) == true)
-        #expect(harness.engine.nextDeadline == ms(100), "a running session keeps its schedule")
+        #expect(harness.engine.nextDeadline() == ms(100), "a running session keeps its schedule")
         #expect(harness.tick(now: ms(100)).entries.count == 1)
         #expect(harness.engine.sessionCount == 1)
         try harness.expectOK("START a monkeys=4", now: ms(150))
@@ -144,7 +144,12 @@ struct EngineControlTests {
     }
 
     @Test func statusCountsTypingHitsAndBest() throws {
-        var harness = Harness(limits: { var limits = Limits(); limits.maximumEntries = 2; return limits }())
+        var harness = Harness(
+            limits: {
+                var limits = Limits()
+                limits.maximumEntries = 2
+                return limits
+            }())
         try harness.expectOK("START a alphabet=a target=aaa monkeys=2")
         harness.tick(times: 3)
         var status = try harness.status("a")

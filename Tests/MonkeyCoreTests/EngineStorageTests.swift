@@ -31,7 +31,7 @@ struct EngineStorageTests {
         try harness.expectOK("STOP b")
         harness.tick(times: 3)
         let before = try observe(harness)
-        let deadline = harness.engine.nextDeadline
+        let deadline = harness.engine.nextDeadline()
 
         store.failure = StorageError("disk full")
         let reply = try harness.send(line, now: ms(350))
@@ -39,7 +39,7 @@ struct EngineStorageTests {
         #expect(reply.events.isEmpty)
         if case .error(let error) = reply.status { #expect(error.message.contains("disk full")) }
         #expect(try observe(harness) == before)
-        #expect(harness.engine.nextDeadline == deadline)
+        #expect(harness.engine.nextDeadline() == deadline)
 
         // The session that was typing still types on its old schedule, with its old settings.
         let typed = harness.tick(now: ms(400)).entries

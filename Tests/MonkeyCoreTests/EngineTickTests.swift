@@ -7,13 +7,13 @@ struct EngineTickTests {
         let store = TestStore()
         var harness = Harness(store: store)
         for name in ["a", "b", "c"] { try harness.expectOK("START \(name)") }
-        #expect(harness.engine.nextDeadline == ms(100))
+        #expect(harness.engine.nextDeadline() == ms(100))
         #expect(harness.tick(now: ms(98)).entries.isEmpty, "not due yet, not even within the window")
         let typed = harness.tick(now: ms(100)).entries
         #expect(typed.map(\.session.text).sorted() == ["a", "b", "c"])
         #expect(typed.allSatisfy { $0.entry.id == 1 && $0.entry.number == 1 && $0.entry.text.count == 1 })
         #expect(store.appended == typed.map(\.entry), "every entry typed goes to the store")
-        #expect(harness.engine.nextDeadline == ms(200))
+        #expect(harness.engine.nextDeadline() == ms(200))
         #expect(harness.tick(now: ms(100)).entries.isEmpty, "nothing is typed twice for one tick")
     }
 
@@ -30,14 +30,14 @@ struct EngineTickTests {
         try strict.expectOK("START a", now: 0)
         try strict.expectOK("START b", now: 500_000)
         #expect(strict.tick(now: ms(100)).entries.map(\.session.text) == ["a"])
-        #expect(strict.engine.nextDeadline == ms(100) + 500_000)
+        #expect(strict.engine.nextDeadline() == ms(100) + 500_000)
     }
 
     @Test func aLateDaemonSkipsMissedTicks() throws {
         var harness = Harness()
         try harness.expectOK("START a")
         #expect(harness.tick(now: ms(1_050)).entries.count == 1)
-        #expect(harness.engine.nextDeadline == ms(1_150))
+        #expect(harness.engine.nextDeadline() == ms(1_150))
     }
 
     @Test func eachSessionKeepsItsOwnInterval() throws {
@@ -46,7 +46,7 @@ struct EngineTickTests {
         try harness.expectOK("START slow interval=250ms")
         var counts: [String: Int] = [:]
         var wakeUps = 0
-        while let deadline = harness.engine.nextDeadline, deadline <= ms(1_000) {
+        while let deadline = harness.engine.nextDeadline(), deadline <= ms(1_000) {
             wakeUps += 1
             for typed in harness.tick(now: deadline).entries { counts[typed.session.text, default: 0] += 1 }
         }
@@ -107,7 +107,7 @@ struct EngineTickTests {
         let event = harness.engine.restore(restored, now: ms(1_000))
         #expect(event.kind == .restore && event.session?.text == "r")
         #expect(event.fields.contains(Event.Field("state", "running")))
-        #expect(harness.engine.nextDeadline == ms(1_050))
+        #expect(harness.engine.nextDeadline() == ms(1_050))
         let typed = harness.tick(now: ms(1_050)).entries.map(\.entry)
         #expect(typed == [Entry(id: 8, number: 3, text: "qq", isHit: false)])
         #expect(harness.engine.summary == (sessions: 1, typing: 1, typed: 3, hits: 0))
@@ -126,15 +126,15 @@ struct EngineTickTests {
         var harness = Harness()
         try harness.expectOK("START a")
         try harness.expectOK(line, now: ms(10))
-        #expect(harness.engine.nextDeadline == nil)
+        #expect(harness.engine.nextDeadline() == nil)
     }
 
     @Test func deadlineFollowsAnIntervalChange() throws {
         var harness = Harness()
         try harness.expectOK("START a interval=1s")
         try harness.expectOK("SET a interval=200ms", now: ms(10))
-        #expect(harness.engine.nextDeadline == ms(210))
+        #expect(harness.engine.nextDeadline() == ms(210))
         try harness.expectOK("SET a interval=2s", now: ms(20))
-        #expect(harness.engine.nextDeadline == ms(2_020))
+        #expect(harness.engine.nextDeadline() == ms(2_020))
     }
 }

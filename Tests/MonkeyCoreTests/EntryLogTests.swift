@@ -52,20 +52,22 @@ struct EntryLogTests {
         #expect(ids(log) == [6, 7, 8, 9])
     }
 
-    @Test(arguments: [
-        (0, 0), (1, 0), (2, 1), (3, 1), (9, 4), (10, 5), (11, 5), (.max, 5),
-    ] as [(UInt64, Int)])
+    @Test(
+        arguments: [
+            (0, 0), (1, 0), (2, 1), (3, 1), (9, 4), (10, 5), (11, 5), (.max, 5),
+        ] as [(UInt64, Int)])
     func positionAfterID(id: UInt64, position: Int) {
         // Ids with gaps, as after a crash or retention.
         let log = makeLog(capacity: 10, ids: [2, 4, 6, 8, 10])
         #expect(log.position(afterID: id) == position)
     }
 
-    @Test(arguments: [
-        (nil, nil, 0..<5), (nil, 2, 3..<5), (nil, 0, 5..<5), (nil, 99, 0..<5),
-        (4, nil, 2..<5), (4, 1, 4..<5), (4, 10, 2..<5), (10, nil, 5..<5), (10, 3, 5..<5), (0, 2, 3..<5),
-        (1, nil, 0..<5),
-    ] as [(UInt64?, Int?, Range<Int>)])
+    @Test(
+        arguments: [
+            (nil, nil, 0..<5), (nil, 2, 3..<5), (nil, 0, 5..<5), (nil, 99, 0..<5),
+            (4, nil, 2..<5), (4, 1, 4..<5), (4, 10, 2..<5), (10, nil, 5..<5), (10, 3, 5..<5), (0, 2, 3..<5),
+            (1, nil, 0..<5),
+        ] as [(UInt64?, Int?, Range<Int>)])
     func positionsForQueries(after: UInt64?, last: Int?, expected: Range<Int>) {
         let log = makeLog(capacity: 10, ids: [2, 4, 6, 8, 10])
         #expect(log.positions(afterID: after, last: last) == expected)

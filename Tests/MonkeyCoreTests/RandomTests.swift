@@ -5,10 +5,11 @@ import Testing
 struct RandomTests {
     /// Reference outputs of wyrand, computed independently: a changed
     /// generator would make every recorded seed replay differently.
-    @Test(arguments: [
-        (0, [0x111c_b3a7_8f59_a58e, 0xceab_d938_ff4e_856d, 0x61fb_5131_8f47_d2a4]),
-        (42, [0xae4a_7cbf_dda9_b434, 0xe9cc_09d3_3d38_d9d2, 0xcb57_5651_2b93_433a]),
-    ] as [(UInt64, [UInt64])])
+    @Test(
+        arguments: [
+            (0, [0x111c_b3a7_8f59_a58e, 0xceab_d938_ff4e_856d, 0x61fb_5131_8f47_d2a4]),
+            (42, [0xae4a_7cbf_dda9_b434, 0xe9cc_09d3_3d38_d9d2, 0xcb57_5651_2b93_433a]),
+        ] as [(UInt64, [UInt64])])
     func knownSeedsGiveKnownValues(seed: UInt64, expected: [UInt64]) {
         var random = WyRand(seed: seed)
         #expect((0..<3).map { _ in random.next() } == expected)

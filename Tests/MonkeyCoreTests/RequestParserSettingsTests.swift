@@ -28,11 +28,12 @@ struct RequestParserSettingsTests {
         #expect(parseError("SET a monkeys=6", limits: limits)?.code == .badArgument)
     }
 
-    @Test(arguments: [
-        ("1ms", 1_000_000), ("24h", 86_400_000_000_000), ("1440min", 86_400_000_000_000),
-        ("100", 100_000_000), ("1", 1_000_000), ("1.5s", 1_500_000_000), ("250ms", 250_000_000),
-        ("1000us", 1_000_000), ("86400000", 86_400_000_000_000),
-    ] as [(String, UInt64)])
+    @Test(
+        arguments: [
+            ("1ms", 1_000_000), ("24h", 86_400_000_000_000), ("1440min", 86_400_000_000_000),
+            ("100", 100_000_000), ("1", 1_000_000), ("1.5s", 1_500_000_000), ("250ms", 250_000_000),
+            ("1000us", 1_000_000), ("86400000", 86_400_000_000_000),
+        ] as [(String, UInt64)])
     func intervalWithinBounds(value: String, nanoseconds: UInt64) throws {
         #expect(try change("interval=\(value)")?.interval == Interval(nanoseconds: nanoseconds))
     }
@@ -57,8 +58,10 @@ struct RequestParserSettingsTests {
         #expect(parseError("SET a alphabet=\(Self.allowed257)")?.code == .badArgument)
     }
 
-    @Test(arguments: ["alphabet=", "alphabet=\"\"", "alphabet=abca", "alphabet=\"aa\"", #"alphabet="a\tb""#,
-        "alphabet=ab\u{7F}", "alphabet=a\u{85}", #"alphabet="a\n""#, "alphabet=ααβ"])
+    @Test(arguments: [
+        "alphabet=", "alphabet=\"\"", "alphabet=abca", "alphabet=\"aa\"", #"alphabet="a\tb""#,
+        "alphabet=ab\u{7F}", "alphabet=a\u{85}", #"alphabet="a\n""#, "alphabet=ααβ",
+    ])
     func badAlphabetIsBadArgument(setting: String) {
         #expect(parseError("SET a " + setting)?.code == .badArgument)
     }
@@ -99,12 +102,13 @@ struct RequestParserSettingsTests {
         #expect(parseError("set a  \t")?.code == .badRequest)
     }
 
-    @Test(arguments: [
-        ("", LogQuery()), ("last=0", LogQuery(last: 0)), ("last=10", LogQuery(last: 10)),
-        ("after=7", LogQuery(after: 7)), ("after=0", LogQuery(after: 0)),
-        ("after=18446744073709551615", LogQuery(after: .max)), ("last=2147483647", LogQuery(last: 2_147_483_647)),
-        ("after=3 last=2", LogQuery(last: 2, after: 3)), ("last=2 after=3", LogQuery(last: 2, after: 3)),
-    ] as [(String, LogQuery)])
+    @Test(
+        arguments: [
+            ("", LogQuery()), ("last=0", LogQuery(last: 0)), ("last=10", LogQuery(last: 10)),
+            ("after=7", LogQuery(after: 7)), ("after=0", LogQuery(after: 0)),
+            ("after=18446744073709551615", LogQuery(after: .max)), ("last=2147483647", LogQuery(last: 2_147_483_647)),
+            ("after=3 last=2", LogQuery(last: 2, after: 3)), ("last=2 after=3", LogQuery(last: 2, after: 3)),
+        ] as [(String, LogQuery)])
     func logAndTailQueries(arguments: String, expected: LogQuery) throws {
         let a = try sessionName("a")
         #expect(try parser.parse("LOG a \(arguments)") == .log(a, expected))

@@ -62,17 +62,18 @@ struct RequestParserTests {
         #expect(try parser.parse(Array("SET a target=\"x y\"\r".utf8)) == .set(a, SettingsChange(target: "x y")))
     }
 
-    @Test(arguments: [
-        [0xFF],
-        [0x50, 0x49, 0x4E, 0x47, 0xC3],  // PING and a truncated sequence
-        [0xC0, 0x80],  // overlong NUL
-        [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
-        [0x53, 0x54, 0x4F, 0x50, 0x20, 0xE9],  // STOP and Latin-1 é
-        [0x00],
-        [0x50, 0x49, 0x4E, 0x47, 0x00],
-        [0x50, 0x49, 0x00, 0x4E, 0x47, 0x0D],
-        Array("SET a target=\"a".utf8) + [0x00] + Array("b\"".utf8),
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF],
+            [0x50, 0x49, 0x4E, 0x47, 0xC3],  // PING and a truncated sequence
+            [0xC0, 0x80],  // overlong NUL
+            [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
+            [0x53, 0x54, 0x4F, 0x50, 0x20, 0xE9],  // STOP and Latin-1 é
+            [0x00],
+            [0x50, 0x49, 0x4E, 0x47, 0x00],
+            [0x50, 0x49, 0x00, 0x4E, 0x47, 0x0D],
+            Array("SET a target=\"a".utf8) + [0x00] + Array("b\"".utf8),
+        ] as [[UInt8]])
     func invalidEncodingOrNulIsBadRequest(bytes: [UInt8]) {
         #expect(parseError(bytes: bytes)?.code == .badRequest)
     }

@@ -52,21 +52,24 @@ struct ResponseCodingTests {
         #expect(try ResponseDecoder.decode("help") == .record(Record(type: "help", fields: [])))
     }
 
-    @Test(arguments: [
-        (Status.ok(nil), "OK\n"),
-        (.ok("pong"), "OK pong\n"),
-        (.ok("started a"), "OK started a\n"),
-        (.error(ProtocolError(.noSuchSession, "no session a")), "ERR no-such-session no session a\n"),
-        (.error(ProtocolError(.badRequest, "two\nlines")), "ERR bad-request two lines\n"),
-        (.ok("three\r\nlines"), "OK three  lines\n"),
-    ] as [(Status, String)])
+    @Test(
+        arguments: [
+            (Status.ok(nil), "OK\n"),
+            (.ok("pong"), "OK pong\n"),
+            (.ok("started a"), "OK started a\n"),
+            (.error(ProtocolError(.noSuchSession, "no session a")), "ERR no-such-session no session a\n"),
+            (.error(ProtocolError(.badRequest, "two\nlines")), "ERR bad-request two lines\n"),
+            (.ok("three\r\nlines"), "OK three  lines\n"),
+        ] as [(Status, String)])
     func statusLines(status: Status, line: String) {
         #expect(encoded(status) == line)
     }
 
-    @Test(arguments: [Status.ok(nil), .ok("pong"), .ok("monkeyd version=0.1.0 protocol=1")] + ErrorCode.allCases.map {
-        Status.error(ProtocolError($0, "a sentence for people"))
-    })
+    @Test(
+        arguments: [Status.ok(nil), .ok("pong"), .ok("monkeyd version=0.1.0 protocol=1")]
+            + ErrorCode.allCases.map {
+                Status.error(ProtocolError($0, "a sentence for people"))
+            })
     func statusRoundTrips(status: Status) throws {
         #expect(try ResponseDecoder.decode(String(encoded(status).dropLast())) == .status(status))
     }
@@ -80,18 +83,19 @@ struct ResponseCodingTests {
             ])
     }
 
-    @Test(arguments: [
-        (Entry(id: 7, number: 7, text: "qwert", isHit: false), "entry session=s-1 id=7 number=7 text=qwert\n"),
-        (
-            Entry(id: 1, number: 1, text: "to be", isHit: true),
-            "entry session=s-1 id=1 number=1 text=\"to be\" hit=yes\n"
-        ),
-        (Entry(id: 0, number: 0, text: "", isHit: false), "entry session=s-1 id=0 number=0 text=\"\"\n"),
-        (
-            Entry(id: .max, number: 10, text: "🐒=\"", isHit: false),
-            "entry session=s-1 id=18446744073709551615 number=10 text=\"🐒=\\\"\"\n"
-        ),
-    ] as [(Entry, String)])
+    @Test(
+        arguments: [
+            (Entry(id: 7, number: 7, text: "qwert", isHit: false), "entry session=s-1 id=7 number=7 text=qwert\n"),
+            (
+                Entry(id: 1, number: 1, text: "to be", isHit: true),
+                "entry session=s-1 id=1 number=1 text=\"to be\" hit=yes\n"
+            ),
+            (Entry(id: 0, number: 0, text: "", isHit: false), "entry session=s-1 id=0 number=0 text=\"\"\n"),
+            (
+                Entry(id: .max, number: 10, text: "🐒=\"", isHit: false),
+                "entry session=s-1 id=18446744073709551615 number=10 text=\"🐒=\\\"\"\n"
+            ),
+        ] as [(Entry, String)])
     func entryLine(entry: Entry, line: String) throws {
         var output: [UInt8] = []
         ResponseEncoder.appendEntry(entry, session: try sessionName("s-1"), to: &output)

@@ -81,10 +81,11 @@ struct SessionTests {
         #expect(session.settings.interval == Interval(nanoseconds: 5_000_000))
     }
 
-    @Test(arguments: [
-        ("a", "a", 1, true), ("aa", "a", 3, true), ("aa", "ab", 3, false), ("to be", "tobe ", 5, false),
-        ("🐒", "🐒", 1, true), ("é", "é", 1, true), ("", "abc", 5, false),
-    ] as [(String, String, Int, Bool)])
+    @Test(
+        arguments: [
+            ("a", "a", 1, true), ("aa", "a", 3, true), ("aa", "ab", 3, false), ("to be", "tobe ", 5, false),
+            ("🐒", "🐒", 1, true), ("é", "é", 1, true), ("", "abc", 5, false),
+        ] as [(String, String, Int, Bool)])
     func hitWhenTextContainsTarget(target: String, letters: String, monkeys: Int, always: Bool) throws {
         var session = try makeSession(monkeys: monkeys, alphabet: try alphabet(letters), target: target)
         var random = WyRand(seed: 11)
@@ -100,10 +101,11 @@ struct SessionTests {
         if target.isEmpty { #expect(hits == 0 && session.best == "") }
     }
 
-    @Test(arguments: [
-        ("abab", "ab", 3), ("monkey", "mnoekyz", 4), ("αβγα", "αβγ", 3), ("a🐒é", "a🐒eé", 2),
-        ("zzz", "z", 2), ("xyz", "x", 5),
-    ] as [(String, String, Int)])
+    @Test(
+        arguments: [
+            ("abab", "ab", 3), ("monkey", "mnoekyz", 4), ("αβγα", "αβγ", 3), ("a🐒é", "a🐒eé", 2),
+            ("zzz", "z", 2), ("xyz", "x", 5),
+        ] as [(String, String, Int)])
     func bestIsTheLongestPrefixSeenAndNeverShrinks(target: String, letters: String, monkeys: Int) throws {
         var session = try makeSession(monkeys: monkeys, alphabet: try alphabet(letters), target: target)
         var random = WyRand(seed: 21)

@@ -3,26 +3,27 @@ import Testing
 @testable import MonkeyCore
 
 struct TokenizerTests {
-    @Test(arguments: [
-        ("", []),
-        (" \t ", []),
-        ("PING", [.word("PING")]),
-        ("START  a\tb", [.word("START"), .word("a"), .word("b")]),
-        ("\tSTART a \t", [.word("START"), .word("a")]),
-        ("monkeys=3", [.setting(key: "monkeys", value: "3")]),
-        ("target=", [.setting(key: "target", value: "")]),
-        ("target=a=b==c", [.setting(key: "target", value: "a=b==c")]),
-        ("target=\"to be or not\"", [.setting(key: "target", value: "to be or not")]),
-        ("target=\"\"", [.setting(key: "target", value: "")]),
-        ("target=\"a=b\"", [.setting(key: "target", value: "a=b")]),
-        ("\"a b\"", [.word("a b")]),
-        ("\"\"", [.word("")]),
-        ("\"x=y\"", [.word("x=y")]),
-        ("\"a\" \"b\"", [.word("a"), .word("b")]),
-        ("\"a\"\tb", [.word("a"), .word("b")]),
-        ("é=ü", [.setting(key: "é", value: "ü")]),
-        ("a\u{00A0}b", [.word("a\u{00A0}b")]),
-    ] as [(String, [Token])])
+    @Test(
+        arguments: [
+            ("", []),
+            (" \t ", []),
+            ("PING", [.word("PING")]),
+            ("START  a\tb", [.word("START"), .word("a"), .word("b")]),
+            ("\tSTART a \t", [.word("START"), .word("a")]),
+            ("monkeys=3", [.setting(key: "monkeys", value: "3")]),
+            ("target=", [.setting(key: "target", value: "")]),
+            ("target=a=b==c", [.setting(key: "target", value: "a=b==c")]),
+            ("target=\"to be or not\"", [.setting(key: "target", value: "to be or not")]),
+            ("target=\"\"", [.setting(key: "target", value: "")]),
+            ("target=\"a=b\"", [.setting(key: "target", value: "a=b")]),
+            ("\"a b\"", [.word("a b")]),
+            ("\"\"", [.word("")]),
+            ("\"x=y\"", [.word("x=y")]),
+            ("\"a\" \"b\"", [.word("a"), .word("b")]),
+            ("\"a\"\tb", [.word("a"), .word("b")]),
+            ("é=ü", [.setting(key: "é", value: "ü")]),
+            ("a\u{00A0}b", [.word("a\u{00A0}b")]),
+        ] as [(String, [Token])])
     func splitsTokens(line: String, expected: [Token]) throws {
         #expect(try Tokenizer.tokens(in: line) == expected)
     }

@@ -48,7 +48,8 @@ public struct Configuration: Sendable, Equatable {
                 value = String(value.dropFirst().dropLast())
             }
             guard keys.contains(key) else {
-                throw Problem(line: number, message: "unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+                throw Problem(
+                    line: number, message: "unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
             }
             guard seen.insert(key).inserted else { throw Problem(line: number, message: "'\(key)' is set twice") }
             do {
@@ -92,7 +93,8 @@ public struct Configuration: Sendable, Equatable {
 
     private static func count(_ value: String, _ range: ClosedRange<Int>) throws(Message) -> Int {
         guard let number = Int(value.replacingUnderscores()), range.contains(number) else {
-            throw Message(text: "expected a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+            throw Message(
+                text: "expected a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
         }
         return number
     }
@@ -105,10 +107,14 @@ public struct Configuration: Sendable, Equatable {
             digits = String(value.dropLast())
             scale = factor
         }
-        guard let number = Int(digits.replacingUnderscores()), case let (total, overflow) = number.multipliedReportingOverflow(by: scale),
+        guard let number = Int(digits.replacingUnderscores()),
+            case let (total, overflow) = number.multipliedReportingOverflow(by: scale),
             !overflow, range.contains(total)
         else {
-            throw Message(text: "expected a size from \(range.lowerBound) to \(range.upperBound) bytes (K, M, G allowed), not '\(value)'")
+            throw Message(
+                text:
+                    "expected a size from \(range.lowerBound) to \(range.upperBound) bytes (K, M, G allowed), not '\(value)'"
+            )
         }
         return total
     }

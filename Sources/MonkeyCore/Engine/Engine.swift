@@ -43,7 +43,8 @@ public struct Engine {
                 Event.Field("id", String(session.nextID)),
                 Event.Field("number", String(session.nextNumber)),
             ], peer: nil,
-            message: "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
+            message:
+                "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
     }
 
     /// Applies new limits (a configuration reload); retention applies at once.

@@ -36,7 +36,9 @@ public struct RequestParser: Sendable {
         case .set:
             let name = try arguments.session()
             let change = try settings(arguments.settings(), verb: verb)
-            if change.isEmpty { throw ProtocolError(.badRequest, "SET needs at least one key=value; usage: \(verb.usage)") }
+            if change.isEmpty {
+                throw ProtocolError(.badRequest, "SET needs at least one key=value; usage: \(verb.usage)")
+            }
             request = .set(name, change)
         case .clear: request = .clear(try arguments.session())
         case .delete: request = .delete(try arguments.session())
@@ -93,7 +95,8 @@ public struct RequestParser: Sendable {
             case "after":
                 guard query.after == nil else { throw Self.repeated(key) }
                 guard let id = UInt64(value) else {
-                    throw ProtocolError(.badArgument, "after must be an entry id (a whole number), not \(Self.quote(value))")
+                    throw ProtocolError(
+                        .badArgument, "after must be an entry id (a whole number), not \(Self.quote(value))")
                 }
                 query.after = id
             default:
@@ -107,7 +110,8 @@ public struct RequestParser: Sendable {
         guard let number = Int(value), range.contains(number) else {
             throw ProtocolError(
                 .badArgument,
-                "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quote(value))")
+                "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quote(value))"
+            )
         }
         return number
     }
@@ -158,7 +162,8 @@ public struct RequestParser: Sendable {
     /// Quotes a client's token for an error message, shortened so that a
     /// hostile token cannot make a long or multi-line error.
     static func quote(_ text: String) -> String {
-        var shown = String(text.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
+        var shown = String(
+            text.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
         if text.unicodeScalars.count > 40 { shown += "…" }
         return "'\(shown)'"
     }
@@ -204,7 +209,8 @@ private struct Arguments {
             throw ProtocolError(
                 .badRequest, "unexpected argument \(RequestParser.quote(word)); usage: \(verb.usage)")
         case .setting(let key, _):
-            throw ProtocolError(.badArgument, "\(verb.rawValue) takes no setting \(RequestParser.quote(key)); usage: \(verb.usage)")
+            throw ProtocolError(
+                .badArgument, "\(verb.rawValue) takes no setting \(RequestParser.quote(key)); usage: \(verb.usage)")
         }
     }
 }

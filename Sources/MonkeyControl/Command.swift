@@ -1,0 +1,90 @@
+/// The subcommands of `monkeyctl`, as spelled on the command line.
+public enum Subcommand: String, Sendable, CaseIterable {
+    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help
+
+    /// The options this subcommand accepts besides the global ones.
+    var options: Set<OptionName> {
+        switch self {
+        case .start, .set: [.target, .monkeys, .interval, .alphabet]
+        case .log: [.lines]
+        case .tail: [.lines, .follow]
+        case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
+        }
+    }
+
+    /// How many positional arguments it takes after its name.
+    var maximumPositionals: Int {
+        switch self {
+        case .ping, .hello, .version: 0
+        case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .help: 1
+        }
+    }
+}
+
+/// Settings given to `start` or `set`, as text: the daemon validates them.
+public struct SettingOptions: Sendable, Equatable {
+    public var target: String?
+    public var monkeys: String?
+    public var interval: String?
+    public var alphabet: String?
+
+    public init(target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil) {
+        self.target = target
+        self.monkeys = monkeys
+        self.interval = interval
+        self.alphabet = alphabet
+    }
+
+    public var isEmpty: Bool { pairs.isEmpty }
+
+    /// The protocol's `key=value` settings, in a fixed order.
+    var pairs: [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        if let target { pairs.append(("target", target)) }
+        if let monkeys { pairs.append(("monkeys", monkeys)) }
+        if let interval { pairs.append(("interval", interval)) }
+        if let alphabet { pairs.append(("alphabet", alphabet)) }
+        return pairs
+    }
+}
+
+/// What one run of `monkeyctl` does, decided from the command line alone.
+public enum Command: Sendable, Equatable {
+    case start(session: String, settings: SettingOptions)
+    case stop(session: String)
+    case set(session: String, settings: SettingOptions)
+    case clear(session: String)
+    case delete(session: String)
+    /// One session, or all of them when nil.
+    case status(session: String?)
+    /// The retained log, or its last `last` entries.
+    case log(session: String, last: Int?)
+    case tail(session: String, last: Int, follow: Bool)
+    case ping
+    /// The daemon's greeting; `showsClientVersion` for the `version` spelling.
+    case hello(showsClientVersion: Bool)
+    /// Local help, global or for one subcommand.
+    case help(Subcommand?)
+    /// `--version`: the client's version, without asking the daemon.
+    case clientVersion
+
+    /// The session a command works on when none is named.
+    public static let defaultSession = "default"
+
+    /// The entries `tail` shows when `-n` is not given.
+    public static let defaultTailCount = 10
+}
+
+/// A parsed command line: the command and how to reach and answer.
+public struct Invocation: Sendable, Equatable {
+    public var command: Command
+    /// `--socket`, when given; otherwise the default rules apply.
+    public var socketPath: String?
+    public var isJSON: Bool
+
+    public init(command: Command, socketPath: String? = nil, isJSON: Bool = false) {
+        self.command = command
+        self.socketPath = socketPath
+        self.isJSON = isJSON
+    }
+}

@@ -1,0 +1,181 @@
+/// Turns `monkeyctl`'s arguments into an `Invocation`, in two steps: split
+/// the words into options and positionals (options may come anywhere, as
+/// `--opt value`, `--opt=value`, `-n 5`, `-n5` or `-fn 5`), then check them
+/// against the subcommand. Values the daemon validates are passed on as text.
+public enum CommandLineParser {
+    /// Parses the arguments after the program name.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        let split = Split(arguments)
+        let subcommandWord = split.positionals.first
+        let subcommand = subcommandWord.flatMap(Subcommand.init(rawValue:))
+        if let subcommandWord, subcommand == nil {
+            throw UsageError("unknown subcommand '\(Visible.escaped(subcommandWord))'")
+        }
+        // Help wins over every other mistake, so that `start --bad --help` still helps.
+        if split.has(.help) { return Invocation(command: .help(subcommand)) }
+        if let error = split.firstError { throw error }
+        if split.has(.version) { return Invocation(command: .clientVersion) }
+        guard let subcommand else { throw UsageError("no subcommand given") }
+        try checkOptions(split, for: subcommand)
+        let positionals = Array(split.positionals.dropFirst())
+        if positionals.count > subcommand.maximumPositionals {
+            let extra = positionals[subcommand.maximumPositionals]
+            throw UsageError("too many arguments for '\(subcommand.rawValue)': '\(Visible.escaped(extra))'")
+        }
+        if split.value(.socket)?.isEmpty == true { throw UsageError("--socket needs a path, not an empty string") }
+        let command = try command(subcommand, positionals.first, split)
+        return Invocation(command: command, socketPath: split.value(.socket), isJSON: split.has(.json))
+    }
+
+    private static func command(_ subcommand: Subcommand, _ argument: String?, _ split: Split) throws(UsageError)
+        -> Command
+    {
+        let session = argument ?? Command.defaultSession
+        switch subcommand {
+        case .start: return .start(session: session, settings: settings(split))
+        case .set:
+            let settings = settings(split)
+            if settings.isEmpty {
+                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet")
+            }
+            return .set(session: session, settings: settings)
+        case .stop: return .stop(session: session)
+        case .clear: return .clear(session: session)
+        case .delete: return .delete(session: session)
+        case .status: return .status(session: argument)
+        case .log: return .log(session: session, last: try count(split))
+        case .tail:
+            return .tail(
+                session: session, last: try count(split) ?? Command.defaultTailCount, follow: split.has(.follow))
+        case .ping: return .ping
+        case .hello: return .hello(showsClientVersion: false)
+        case .version: return .hello(showsClientVersion: true)
+        case .help:
+            guard let argument else { return .help(nil) }
+            guard let topic = Subcommand(rawValue: argument) else {
+                throw UsageError("no help for unknown subcommand '\(Visible.escaped(argument))'")
+            }
+            return .help(topic)
+        }
+    }
+
+    private static func settings(_ split: Split) -> SettingOptions {
+        SettingOptions(
+            target: split.value(.target), monkeys: split.value(.monkeys), interval: split.value(.interval),
+            alphabet: split.value(.alphabet))
+    }
+
+    /// `-n N`: a count the daemon accepts as `last=` (0 to 2^31-1).
+    private static func count(_ split: Split) throws(UsageError) -> Int? {
+        guard let text = split.value(.lines) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text),
+            number <= Int(Int32.max)
+        else {
+            throw UsageError(
+                "-n needs a whole number of entries from 0 to \(Int32.max), not '\(Visible.escaped(text))'")
+        }
+        return number
+    }
+
+    private static func checkOptions(_ split: Split, for subcommand: Subcommand) throws(UsageError) {
+        for option in split.options where !option.name.isGlobal && !subcommand.options.contains(option.name) {
+            throw UsageError.unknownOption(option.spelling, for: subcommand)
+        }
+    }
+}
+
+/// The words of a command line sorted into options and positionals; the
+/// first mistake is kept rather than thrown, so that `--help` can still win.
+private struct Split {
+    struct Option {
+        let name: OptionName
+        /// As the user wrote it (`-n`, `--lines`), for messages.
+        let spelling: String
+        let value: String?
+    }
+
+    var options: [Option] = []
+    var positionals: [String] = []
+    var firstError: UsageError?
+
+    init(_ arguments: [String]) {
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            if word == "--" {
+                positionals.append(contentsOf: words)
+                break
+            }
+            if word.hasPrefix("--") {
+                long(word, &words)
+            } else if word.hasPrefix("-") && word.count > 1 {
+                shortBundle(word, &words)
+            } else {
+                positionals.append(word)
+            }
+        }
+    }
+
+    func has(_ name: OptionName) -> Bool {
+        options.contains { $0.name == name }
+    }
+
+    /// The option's value; when given twice, the last one counts.
+    func value(_ name: OptionName) -> String? {
+        options.last { $0.name == name }?.value
+    }
+
+    private mutating func long(_ word: String, _ words: inout ArraySlice<String>) {
+        let body = word.dropFirst(2)
+        let equals = body.firstIndex(of: "=")
+        let nameText = equals.map { body[..<$0] } ?? body
+        let spelling = "--" + nameText
+        guard let name = OptionName.named(long: nameText) else {
+            fail(UsageError.unknownOption(Visible.escaped(spelling), for: nil))
+            return
+        }
+        if let equals {
+            guard name.takesValue else {
+                fail(UsageError("option '\(spelling)' does not take a value"))
+                return
+            }
+            options.append(Option(name: name, spelling: spelling, value: String(body[body.index(after: equals)...])))
+        } else if name.takesValue {
+            guard let value = words.popFirst() else {
+                fail(UsageError.missingValue(spelling))
+                return
+            }
+            options.append(Option(name: name, spelling: spelling, value: value))
+        } else {
+            options.append(Option(name: name, spelling: spelling, value: nil))
+        }
+    }
+
+    /// `-f`, `-n5`, `-fn 5`: flags may be bundled; a letter that takes a
+    /// value takes the rest of the word, or else the next word.
+    private mutating func shortBundle(_ word: String, _ words: inout ArraySlice<String>) {
+        var letters = word.dropFirst()
+        while let letter = letters.popFirst() {
+            let spelling = "-\(letter)"
+            guard let name = OptionName.named(short: letter) else {
+                fail(UsageError.unknownOption(Visible.escaped(spelling), for: nil))
+                return
+            }
+            guard name.takesValue else {
+                options.append(Option(name: name, spelling: spelling, value: nil))
+                continue
+            }
+            if !letters.isEmpty {
+                options.append(Option(name: name, spelling: spelling, value: String(letters)))
+            } else if let value = words.popFirst() {
+                options.append(Option(name: name, spelling: spelling, value: value))
+            } else {
+                fail(UsageError.missingValue(spelling))
+            }
+            return
+        }
+    }
+
+    private mutating func fail(_ error: UsageError) {
+        if firstError == nil { firstError = error }
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+import MonkeyShell
+
+/// Why a `monkeyctl` command did not succeed; each case has one exit status
+/// (`ExitCode.forFailure`) and one line for stderr (`message`).
+public enum ControlFailure: Error, Sendable, Equatable {
+    /// The command line could not be understood.
+    case usage(UsageError)
+    /// monkeyd refused the request with `ERR code message`. The code is kept
+    /// as text: a newer daemon may send codes this client does not know.
+    case daemon(code: String, message: String)
+    /// The socket could not be connected to.
+    case unreachable(path: String, error: SystemError)
+    /// The connection failed before the status line arrived.
+    case connectionLost(reason: String)
+    /// A line of the reply is neither a record nor a status line.
+    case malformedReply(line: String)
+    /// `tail -f` was interrupted again before monkeyd confirmed the end.
+    case interrupted
+
+    /// The lines written to stderr, each without its newline.
+    public var messageLines: [String] {
+        switch self {
+        case .usage(let error):
+            ["monkeyctl: \(error.message)", "Try 'monkeyctl --help'."]
+        case .daemon(let code, let message):
+            ["monkeyctl: \(Visible.escaped(message)) (\(Visible.escaped(code)))"]
+        case .unreachable(let path, let error):
+            ["monkeyctl: cannot connect to monkeyd at \(path): \(Self.sentence(error.errno))\(Self.hint(error.errno))"]
+        case .connectionLost(let reason):
+            ["monkeyctl: lost the connection to monkeyd: \(reason)"]
+        case .malformedReply(let line):
+            ["monkeyctl: malformed reply from monkeyd: \(Visible.shortened(line, limit: 80))"]
+        case .interrupted:
+            ["monkeyctl: interrupted"]
+        }
+    }
+
+    static func sentence(_ number: Int32) -> String {
+        String(cString: strerror(number))
+    }
+
+    /// What the operator most likely has to do about a failed connect.
+    private static func hint(_ number: Int32) -> String {
+        switch number {
+        case ENOENT, ECONNREFUSED, ENOTSOCK: " (is monkeyd running?)"
+        case EACCES, EPERM: " (is your user in the monkeyd group?)"
+        default: ""
+        }
+    }
+}

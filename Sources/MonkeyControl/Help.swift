@@ -1,0 +1,165 @@
+import MonkeyCore
+
+/// The text of `monkeyctl --help` and `monkeyctl SUBCOMMAND --help`.
+enum Help {
+    static func text(for topic: Subcommand?) -> String {
+        guard let topic else { return global }
+        return subcommand(topic) + "\n\n" + commonOptions
+    }
+
+    static var global: String {
+        """
+        Usage: monkeyctl [--socket PATH] [--json] SUBCOMMAND [SESSION] [OPTIONS]
+
+        Control monkeyd, the infinite-monkey typewriter daemon.
+
+        Subcommands:
+          start [SESSION] [SETTINGS]     create SESSION if missing, apply SETTINGS, start typing
+          stop [SESSION]                 stop typing; the log is kept
+          set [SESSION] SETTINGS         change settings of SESSION while it types
+          clear [SESSION]                remove all entries; numbering restarts at 1
+          delete [SESSION]               stop and remove SESSION and its log
+          status [SESSION]               show SESSION, or every session
+          log [SESSION] [-n N]           print the retained entries, or the last N
+          tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
+          ping                           check that monkeyd answers
+          hello, version                 show the versions of monkeyctl and monkeyd
+          help [SUBCOMMAND]              show this help, or a subcommand's
+
+        SESSION defaults to "default". 'monkeyctl SUBCOMMAND --help' shows more.
+
+        Settings (start, set):
+        \(settingsList)
+
+        \(commonOptions)
+
+        Environment:
+          MONKEYD_SOCKET   socket path when --socket is not given
+          XDG_RUNTIME_DIR  without either, the socket is $XDG_RUNTIME_DIR/monkeyd/monkeyd.sock
+                           (as root: /run/monkeyd/monkeyd.sock)
+          NO_COLOR         when set and not empty, never colour the output
+
+        Exit status:
+        \(exitStatusList)
+        """
+    }
+
+    private static var settingsList: String {
+        """
+          --target TEXT          text to look for in every entry ("" for none)
+          --monkeys N            monkeys typing, one character each per tick (at least 1)
+          --interval DURATION    time between ticks: 250ms, 1.5s, 2min, 1h; a bare number is ms
+          --alphabet CHARS       the characters the monkeys type
+        """
+    }
+
+    private static var commonOptions: String {
+        """
+        Options for every subcommand:
+          --socket PATH          talk to monkeyd at PATH
+          --json                 print JSON Lines: one object per record, or {"ok":true,"message":...}
+          -h, --help             show help and exit
+          --version              show the version of monkeyctl and exit
+        """
+    }
+
+    private static var exitStatusList: String {
+        ExitCode.table.map { row in
+            let code = String(row.code)
+            return "  " + code + String(repeating: " ", count: 6 - code.count) + row.meaning
+        }.joined(separator: "\n")
+    }
+
+    private static func subcommand(_ subcommand: Subcommand) -> String {
+        switch subcommand {
+        case .start:
+            """
+            Usage: monkeyctl start [SESSION] [SETTINGS]
+
+            Creates SESSION if it does not exist, applies SETTINGS and starts typing.
+            Starting a session that types already only applies SETTINGS.
+            Prints the daemon's answer, such as "started default".
+
+            Settings:
+            \(settingsList)
+            """
+        case .stop:
+            """
+            Usage: monkeyctl stop [SESSION]
+
+            Stops typing. The log and the settings are kept; 'start' resumes.
+            """
+        case .set:
+            """
+            Usage: monkeyctl set [SESSION] SETTINGS
+
+            Changes settings of an existing session; a typing session uses them
+            from its next tick. At least one setting is needed.
+
+            Settings:
+            \(settingsList)
+            """
+        case .clear:
+            """
+            Usage: monkeyctl clear [SESSION]
+
+            Removes every entry of SESSION. Numbering restarts at 1; ids never repeat.
+            """
+        case .delete:
+            """
+            Usage: monkeyctl delete [SESSION]
+
+            Stops SESSION and removes it with its log. This cannot be undone.
+            """
+        case .status:
+            """
+            Usage: monkeyctl status [SESSION]
+
+            Shows SESSION, or every session when none is named, one line each:
+            name, state, monkeys and interval, entries typed and kept, hits, and the
+            best progress towards the target.
+            """
+        case .log:
+            """
+            Usage: monkeyctl log [SESSION] [-n N]
+
+            Prints the retained entries of SESSION, oldest first, as "7. qwert";
+            hits are marked "*hit*".
+
+              -n, --lines N          only the last N entries
+            """
+        case .tail:
+            """
+            Usage: monkeyctl tail [SESSION] [-n N] [-f]
+
+            Prints the last 10 entries of SESSION, oldest first, as "7. qwert";
+            hits are marked "*hit*".
+
+              -n, --lines N          the last N entries instead of 10 (0 for none)
+              -f, --follow           then keep printing entries as they are typed, until
+                                     Ctrl-C (exit status 0). A follower too slow to keep up
+                                     sees "... N entries skipped".
+            """
+        case .ping:
+            """
+            Usage: monkeyctl ping
+
+            Asks monkeyd to answer; prints "pong". Exit status 3 when it cannot be reached.
+            """
+        case .hello, .version:
+            """
+            Usage: monkeyctl hello
+                   monkeyctl version
+
+            Shows the version of monkeyd and of its protocol; 'version' shows the
+            version of monkeyctl (\(Engine.version)) first.
+            """
+        case .help:
+            """
+            Usage: monkeyctl help [SUBCOMMAND]
+
+            Shows the help of monkeyctl, or of SUBCOMMAND.
+            """
+        }
+    }
+}

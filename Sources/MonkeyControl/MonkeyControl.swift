@@ -1,0 +1,50 @@
+import MonkeyShell
+
+/// `monkeyctl`, the command-line client of monkeyd, as a library: the
+/// executable only calls `run`, and tests call it with their own console.
+public enum MonkeyControl {
+    /// Runs a command line against the process's stdout and stderr.
+    ///
+    /// - Parameters:
+    ///   - arguments: as in `CommandLine.arguments`, the program name first.
+    ///   - environment: the variables to honour (`MONKEYD_SOCKET`, `NO_COLOR`, the XDG paths).
+    /// - Returns: the exit status (see `ExitCode`).
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        Syscalls.lineBufferStandardStreams()
+        return run(arguments: arguments, environment: environment, console: Console.standard())
+    }
+
+    /// Runs a command line, writing to `console`.
+    public static func run(arguments: [String], environment: [String: String], console: Console) -> Int32 {
+        defer { console.flush() }
+        do {
+            try perform(Array(arguments.dropFirst()), environment: environment, console: console)
+            return ExitCode.success.rawValue
+        } catch {
+            for line in error.messageLines { console.printError(line) }
+            return ExitCode.forFailure(error).rawValue
+        }
+    }
+
+    /// The process environment, for `run`.
+    public static func processEnvironment() -> [String: String] {
+        Syscalls.environment()
+    }
+
+    private static func perform(_ arguments: [String], environment: [String: String], console: Console)
+        throws(ControlFailure)
+    {
+        let invocation: Invocation
+        do {
+            invocation = try CommandLineParser.parse(arguments)
+        } catch {
+            throw .usage(error)
+        }
+        let socketPath =
+            invocation.socketPath
+            ?? DefaultPaths.resolve(uid: Syscalls.effectiveUserID(), environment: { environment[$0] }).socket
+        let formatter = HumanFormatter(
+            usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
+        try Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter).run()
+    }
+}

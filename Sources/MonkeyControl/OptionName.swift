@@ -1,0 +1,53 @@
+/// Every option `monkeyctl` knows, global or belonging to a subcommand.
+enum OptionName: Sendable, CaseIterable, Hashable {
+    case socket, json, help, version
+    case target, monkeys, interval, alphabet
+    case lines, follow
+
+    var long: String {
+        switch self {
+        case .socket: "socket"
+        case .json: "json"
+        case .help: "help"
+        case .version: "version"
+        case .target: "target"
+        case .monkeys: "monkeys"
+        case .interval: "interval"
+        case .alphabet: "alphabet"
+        case .lines: "lines"
+        case .follow: "follow"
+        }
+    }
+
+    var short: Character? {
+        switch self {
+        case .help: "h"
+        case .lines: "n"
+        case .follow: "f"
+        default: nil
+        }
+    }
+
+    var takesValue: Bool {
+        switch self {
+        case .socket, .target, .monkeys, .interval, .alphabet, .lines: true
+        case .json, .help, .version, .follow: false
+        }
+    }
+
+    /// Options accepted by every subcommand, before or after it.
+    var isGlobal: Bool {
+        switch self {
+        case .socket, .json, .help, .version: true
+        default: false
+        }
+    }
+
+    static func named(long name: Substring) -> OptionName? {
+        allCases.first { $0.long == name }
+    }
+
+    static func named(short letter: Character) -> OptionName? {
+        allCases.first { $0.short == letter }
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+import MonkeyShell
+
+extension Runner {
+    /// `tail -f`: prints entries as they come until Ctrl-C, then asks the
+    /// daemon to end the stream (any line does) and waits for its `OK`, so
+    /// that an interrupted follow still ends with status 0.
+    ///
+    /// The SIGINT handler only counts presses; the blocking read returns
+    /// EINTR (no SA_RESTART), and the loop reacts here, outside the handler.
+    /// A second Ctrl-C while waiting for the `OK` gives up at once.
+    func follow(_ request: String, on connection: ClientConnection) throws(ControlFailure) {
+        let previous = Syscalls.catchInterrupts()
+        defer { Syscalls.restoreInterrupts(previous) }
+        try send(request, on: connection)
+        var hasAskedToEnd = false
+        while true {
+            let presses = Syscalls.interrupts
+            if presses > 0 && !hasAskedToEnd {
+                hasAskedToEnd = true
+                // A failed send is not fatal: the daemon may already have
+                // ended the stream, and its last lines are still to be read.
+                try? connection.send(line: "")
+            } else if presses > 1 {
+                throw .interrupted
+            }
+            let line: String?
+            do {
+                line = try connection.readLine(interruptible: true)
+            } catch {
+                if error.errno == EINTR { continue }
+                throw .connectionLost(reason: ControlFailure.sentence(error.errno))
+            }
+            switch try Self.decode(line) {
+            case .record(let record):
+                emit(record)
+                console.flush()
+            case .ok:
+                return
+            }
+        }
+    }
+}

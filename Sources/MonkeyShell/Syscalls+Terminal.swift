@@ -1,0 +1,76 @@
+import Glibc
+import Synchronization
+
+/// Ctrl-C presses since `Syscalls.catchInterrupts()`. Written by the
+/// signal handler, so it must be lock-free: an `Atomic` is async-signal-safe.
+private let interruptCount = Atomic<Int>(0)
+
+/// The system calls of `monkeyctl`'s terminal side: output, environment, Ctrl-C.
+extension Syscalls {
+    public static let standardOutput: Int32 = 1
+    public static let standardError: Int32 = 2
+
+    /// `write(2)` of all bytes, resuming after EINTR and short writes. Not
+    /// stdio: while following, SIGINT has no SA_RESTART, and stdio would drop
+    /// output on EINTR. A closed pipe ends the process with SIGPIPE, as for
+    /// any filter.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The process environment, read from `environ(7)`.
+    public static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var pointer = start else { return variables }
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                // getenv(3) returns the first of duplicates; so do we.
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            pointer += 1
+        }
+        return variables
+    }
+
+    /// `sigaction(SIGINT)` with a handler that only counts, and without
+    /// SA_RESTART, so that a blocking `read(2)` fails with EINTR and the
+    /// caller sees the press. Returns the previous action for `restoreInterrupts`.
+    public static func catchInterrupts() -> sigaction {
+        interruptCount.store(0, ordering: .relaxed)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            interruptCount.add(1, ordering: .relaxed)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var previous = sigaction()
+        _ = sigaction(SIGINT, &action, &previous)
+        return previous
+    }
+
+    /// `sigaction(SIGINT)` back to what it was before `catchInterrupts`.
+    public static func restoreInterrupts(_ previous: sigaction) {
+        var previous = previous
+        _ = sigaction(SIGINT, &previous, nil)
+    }
+
+    /// How many times SIGINT arrived since `catchInterrupts`.
+    public static var interrupts: Int {
+        interruptCount.load(ordering: .relaxed)
+    }
+}

@@ -1,0 +1,5 @@
+import Glibc
+import MonkeyControl
+
+let status = MonkeyControl.run(arguments: CommandLine.arguments, environment: MonkeyControl.processEnvironment())
+exit(status)

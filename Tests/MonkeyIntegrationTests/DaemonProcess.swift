@@ -1,0 +1,222 @@
+import Foundation
+import Glibc
+import MonkeyCore
+import MonkeyShell
+
+/// Where `swift build` put the binaries: beside the test bundle.
+enum Binaries {
+    static let directory: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // Swift Testing may run from inside the .xctest bundle directory.
+        while url.path.contains(".xctest") { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static var monkeyd: String { directory + "/monkeyd" }
+    static var monkeyctl: String { directory + "/monkeyctl" }
+}
+
+/// A scratch directory removed when the test ends.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/monkeyd-test.XXXXXX".utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+        path = created ?? "/tmp/monkeyd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(path, 0o755)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+final class NotifyListener {
+    let path: String
+    let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = try Syscalls.unixDatagramSocket()
+        try Syscalls.bind(fd, path: path)
+    }
+
+    deinit { close(fd) }
+
+    /// The next datagram, or nil if none arrives before the deadline.
+    func receive(timeout: Double = 10) -> String? {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// Waits for a datagram containing `assignment` (like "READY=1").
+    func waitFor(_ assignment: String, timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let message = receive(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            if message.split(separator: "\n").contains(where: { $0 == assignment || $0.hasPrefix(assignment) }) {
+                return message
+            }
+        }
+        return nil
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A real monkeyd on a temporary socket and state directory, started and
+/// awaited through a real NOTIFY_SOCKET (no sleeps).
+final class DaemonProcess {
+    let directory = TemporaryDirectory()
+    let process = Process()
+    let socketPath: String
+    let stateDirectory: String
+    let notify: NotifyListener
+    private let errorPipe = Pipe()
+    private let errorLog = ErrorLog()
+
+    init(configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        socketPath = directory.path + "/monkeyd.sock"
+        stateDirectory = directory.path + "/state"
+        notify = try NotifyListener(path: directory.path + "/notify.sock")
+        var arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+        let configurationPath = directory.path + "/monkeyd.conf"
+        try (configuration ?? "").write(toFile: configurationPath, atomically: true, encoding: .utf8)
+        arguments += ["--config", configurationPath]
+        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
+        process.arguments = arguments
+        var environment = environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        process.environment = environment
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        let log = errorLog
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            log.append(handle.availableData)
+        }
+        try process.run()
+        guard notify.waitFor("READY=1") != nil else {
+            process.terminate()
+            throw TestFailure("monkeyd did not become ready: \(errorLog.text)")
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var standardError: String { errorLog.text }
+
+    func connect() throws -> ClientConnection {
+        try ClientConnection(path: socketPath)
+    }
+
+    /// Sends one request on a fresh connection and returns the response lines.
+    func request(_ line: String) throws -> [String] {
+        let connection = try connect()
+        try connection.send(line: line)
+        return try connection.readResponse()
+    }
+
+    /// Sends a signal and waits for the process to exit; returns its status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, timeout: Double = 10) throws -> Int32 {
+        kill(pid, signal)
+        return try waitForExit(timeout: timeout)
+    }
+
+    func waitForExit(timeout: Double = 10) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else { throw TestFailure("monkeyd did not exit within \(timeout) s") }
+            usleep(2000)
+        }
+        return process.terminationStatus
+    }
+
+    /// Resident memory of the daemon in KiB (from /proc).
+    func residentKilobytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+}
+
+/// Collects a child's stderr from the pipe's reader thread.
+final class ErrorLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ more: Data) {
+        lock.lock()
+        data.append(more)
+        lock.unlock()
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension ClientConnection {
+    /// Reads lines up to and including the status line.
+    func readResponse() throws -> [String] {
+        var lines: [String] = []
+        while let line = try readLine() {
+            lines.append(line)
+            if line == "OK" || line.hasPrefix("OK ") || line.hasPrefix("ERR ") { return lines }
+        }
+        throw TestFailure("connection closed after \(lines)")
+    }
+
+    func request(_ line: String) throws -> [String] {
+        try send(line: line)
+        return try readResponse()
+    }
+
+    /// Waits until the daemon has data for us, up to a deadline.
+    func waitReadable(timeout: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, Int32(timeout * 1000)) == 1
+    }
+}
+
+/// Parses a data line into its fields.
+func fields(_ line: String) throws -> [String: String] {
+    let record = try ResponseDecoder.record(line)
+    var result = ["type": record.type]
+    for field in record.fields { result[field.key] = field.value }
+    return result
+}
+
+/// Polls `condition` until it holds or the deadline passes.
+func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(5000)
+    }
+    return try condition()
+}
