@@ -15,6 +15,8 @@ final class Connection {
     var stream: LogStream?
     /// Following a session live (TAIL, caught up).
     var followedSession: SessionName?
+    /// Entries up to this id are not sent to the follower (TAIL after= beyond the newest entry).
+    var followsAfterID: UInt64 = 0
     /// Entries skipped because the client did not read; reported in one
     /// `lost` record when it catches up.
     var lostCount: UInt64 = 0

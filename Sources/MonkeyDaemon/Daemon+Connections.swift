@@ -233,6 +233,7 @@ extension Daemon {
         case .finished where stream.isFollowing:
             connection.stream = nil
             connection.followedSession = stream.session
+            connection.followsAfterID = stream.lastID
             followers[stream.session, default: []].append(connection.token)
         case .finished:
             connection.stream = nil

@@ -20,7 +20,7 @@ extension Daemon {
             lineScratch.removeAll(keepingCapacity: true)
             ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
             for token in tokens {
-                guard let connection = connections[token] else { continue }
+                guard let connection = connections[token], entry.id > connection.followsAfterID else { continue }
                 if connection.output.isEmpty { touched.append(connection) }
                 deliver(lineScratch, to: connection, limit: limit)
             }

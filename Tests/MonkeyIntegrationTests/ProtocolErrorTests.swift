@@ -17,6 +17,7 @@ struct ProtocolErrorTests {
         ("SET s", "bad-request"),
         ("START s monkeys=abc", "bad-argument"),
         ("START s monkeys=0", "bad-argument"),
+        ("START s monkeys=+5", "bad-argument"),
         ("START s monkeys=10001", "bad-argument"),
         ("START s interval=0", "bad-argument"),
         ("START s interval=25h", "bad-argument"),

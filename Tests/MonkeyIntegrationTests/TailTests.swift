@@ -84,3 +84,16 @@ struct TailTests {
         #expect(try control.readResponse() == ["OK pong"], "pipelined request answered after the stream")
     }
 }
+
+@Suite("TAIL after an id not yet typed")
+struct TailAfterFutureIDTests {
+    @Test func entriesUpToAfterAreNotStreamed() throws {
+        let daemon = try DaemonProcess()
+        let control = try daemon.connect()
+        _ = try control.request("START s interval=1ms")
+        let follower = try daemon.connect()
+        try follower.send(line: "TAIL s after=200")
+        let first = try fields(try follower.readLine() ?? "")
+        #expect(UInt64(first["id"] ?? "") ?? 0 > 200)
+    }
+}

@@ -94,7 +94,7 @@ public struct RequestParser: Sendable {
                 query.last = try whole(key, value, in: 0...Int(Int32.max))
             case "after":
                 guard query.after == nil else { throw Self.repeated(key) }
-                guard let id = UInt64(value) else {
+                guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(value) else {
                     throw ProtocolError(
                         .badArgument, "after must be an entry id (a whole number), not \(Self.quote(value))")
                 }
@@ -107,7 +107,9 @@ public struct RequestParser: Sendable {
     }
 
     private func whole(_ key: String, _ value: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
-        guard let number = Int(value), range.contains(number) else {
+        // Digits only: Int("+5") would accept a sign the grammar does not have.
+        guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(value), range.contains(number)
+        else {
             throw ProtocolError(
                 .badArgument,
                 "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quote(value))"
