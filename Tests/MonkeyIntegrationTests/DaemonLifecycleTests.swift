@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import MonkeyShell
+import Testing
+
+/// Start-up and shutdown of the real daemon: sockets, signals, arguments.
+@Suite("Daemon lifecycle")
+struct DaemonLifecycleTests {
+    /// Runs monkeyd to completion (it must exit by itself) and returns its
+    /// exit status and stderr.
+    static func runToExit(_ arguments: [String], timeout: Double = 10) throws -> (status: Int32, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
+        process.arguments = arguments
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = errorPipe
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else {
+                process.terminate()
+                throw TestFailure("monkeyd \(arguments) did not exit")
+            }
+            usleep(2000)
+        }
+        let error = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, error)
+    }
+
+    @Test func refusesToStartWhenALiveDaemonAnswers() throws {
+        let daemon = try DaemonProcess()
+        let second = try Self.runToExit(["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"])
+        #expect(second.status == 1)
+        #expect(second.error.contains("another monkeyd is already listening"))
+        #expect(try daemon.request("PING") == ["OK pong"], "the first daemon and its socket are untouched")
+    }
+
+    @Test func replacesAStaleSocket() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/stale.sock"
+        // A socket file nobody listens on, as a crashed daemon leaves it.
+        let fd = try Syscalls.unixStreamSocket(nonBlocking: false)
+        try Syscalls.bind(fd, path: path)
+        Syscalls.close(fd)
+        #expect(Syscalls.isSocket(path))
+        let daemon = try DaemonProcess(arguments: ["--socket", path])
+        let connection = try ClientConnection(path: path)
+        #expect(try connection.request("PING") == ["OK pong"])
+        _ = daemon
+    }
+
+    @Test func refusesAPathThatIsNotASocket() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/file"
+        try "precious".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Self.runToExit(["--socket", path, "--state-dir", directory.path + "/state"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("is not a socket"))
+        #expect((try? String(contentsOfFile: path, encoding: .utf8)) == "precious")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func exitsCleanlyOnSignalAndRemovesItsSocket(signal: Int32) throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.request("START s interval=1ms")
+        #expect(try daemon.stop(signal: signal) == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        #expect(daemon.notify.waitFor("STOPPING=1") != nil)
+    }
+
+    @Test func createdSocketHasTheConfiguredMode() throws {
+        let daemon = try DaemonProcess(configuration: "socket_mode = 0600\n")
+        var info = stat()
+        #expect(lstat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        let standard = try DaemonProcess()
+        #expect(lstat(standard.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+    }
+
+    @Test func badConfigurationRefusesToStart() throws {
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/bad.conf"
+        try "# comment\nmax_monkeys = 10\nmax_sessions = lots\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let result = try Self.runToExit([
+            "--socket", directory.path + "/s.sock", "--state-dir", directory.path + "/state", "--config", config,
+        ])
+        #expect(result.status == 1)
+        #expect(result.error.contains("line 3"))
+        #expect(result.error.contains("max_sessions"))
+        let missing = try Self.runToExit([
+            "--socket", directory.path + "/s.sock", "--config", directory.path + "/missing.conf",
+        ])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("does not exist"))
+    }
+
+    @Test func helpVersionAndUsageErrors() throws {
+        let help = try Self.runToExit(["--help"])
+        #expect(help.status == 0 && help.error.contains("Usage: monkeyd"))
+        let version = try Self.runToExit(["--version"])
+        #expect(version.status == 0 && version.error.contains("monkeyd 0.1.0"))
+        let wrong = try Self.runToExit(["--frobnicate"])
+        #expect(wrong.status == 2 && wrong.error.contains("unknown argument"))
+    }
+
+    /// An idle daemon must not wake up periodically: over a quiet half
+    /// second its threads switch context (almost) never.
+    @Test func idleDaemonDoesNotWakeUp() throws {
+        let daemon = try DaemonProcess()
+        let connection = try daemon.connect()
+        _ = try connection.request("START s interval=1ms")
+        _ = try connection.request("STOP s")
+        // An open, quiet connection costs nothing either.
+        _ = try connection.request("PING")
+        usleep(100_000)  // lets the threads that served the requests park
+        let before = Self.contextSwitches(of: daemon.pid)
+        usleep(500_000)  // a measurement window, not synchronisation
+        let after = Self.contextSwitches(of: daemon.pid)
+        #expect(after - before <= 3, "idle daemon switched context \(after - before) times in 0.5 s")
+    }
+
+    /// Voluntary and involuntary context switches of every thread of a process.
+    static func contextSwitches(of pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var total = 0
+        for task in tasks {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+}
