@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <errno.h>
 #include <sys/random.h>
+#include <poll.h>
+#include <signal.h>
+#include <pthread.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -36,4 +39,20 @@ int monkey_accept_nonblocking(int fd) {
 
 long monkey_getrandom(void *buffer, unsigned long length) {
     return (long)getrandom(buffer, length, 0);
+}
+
+int monkey_wait_readable_unblocking_sigint(int fd) {
+    sigset_t during;
+    pthread_sigmask(SIG_SETMASK, NULL, &during);
+    sigdelset(&during, SIGINT);
+    struct pollfd descriptor = { .fd = fd, .events = POLLIN, .revents = 0 };
+    int result = ppoll(&descriptor, 1, NULL, &during);
+    return result > 0 ? 1 : result;
+}
+
+int monkey_block_sigint(int block) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }

@@ -17,7 +17,7 @@ struct HumanFormatter {
 
     /// `7. qwert`, and for a hit `7. qwert  *hit*`, the marker readable without colour.
     private func entry(_ record: Record) -> String {
-        let number = record.value("number") ?? "?"
+        let number = Visible.escaped(record.value("number") ?? "?")
         let text = Visible.escaped(record.value("text") ?? "")
         guard record.value("hit") == "yes" else { return "\(number). \(text)" }
         return paint("\(number). \(text)  *hit*", .hit)

@@ -30,9 +30,10 @@ public final class ClientConnection {
         try send(Array((line + "\n").utf8))
     }
 
-    /// The next line without its LF, or nil at end of stream. Throws
-    /// `EINTR` as an error when a signal interrupts the wait, so that the
-    /// caller can react to it (monkeyctl's Ctrl-C).
+    /// The next line without its LF, or nil at end of stream. When
+    /// `interruptible`, waits with SIGINT unblocked (see
+    /// `Syscalls.catchInterrupts`) and throws `EINTR` when Ctrl-C ends the
+    /// wait, so that the caller can react to it (monkeyctl's Ctrl-C).
     public func readLine(interruptible: Bool = false) throws(SystemError) -> String? {
         while true {
             if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
@@ -43,6 +44,7 @@ public final class ClientConnection {
             }
             scanned = buffer.count
             if isAtEnd { return nil }
+            if interruptible && !Syscalls.waitReadableOrInterrupt(fd) { throw SystemError("ppoll", errno: EINTR) }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count > 0 {

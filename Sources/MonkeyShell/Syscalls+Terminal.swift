@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 import Synchronization
 
@@ -60,13 +61,23 @@ extension Syscalls {
         action.sa_flags = 0
         var previous = sigaction()
         _ = sigaction(SIGINT, &action, &previous)
+        // Blocked except while waiting in `waitReadableOrInterrupt`: a press
+        // between checking the count and waiting is then held pending, not lost.
+        _ = monkey_block_sigint(1)
         return previous
+    }
+
+    /// `ppoll(2)` for readability with SIGINT unblocked during the wait only.
+    /// Returns false when a signal ended the wait.
+    public static func waitReadableOrInterrupt(_ fd: Int32) -> Bool {
+        monkey_wait_readable_unblocking_sigint(fd) == 1
     }
 
     /// `sigaction(SIGINT)` back to what it was before `catchInterrupts`.
     public static func restoreInterrupts(_ previous: sigaction) {
         var previous = previous
         _ = sigaction(SIGINT, &previous, nil)
+        _ = monkey_block_sigint(0)
     }
 
     /// How many times SIGINT arrived since `catchInterrupts`.

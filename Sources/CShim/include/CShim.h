@@ -22,4 +22,12 @@ int monkey_accept_nonblocking(int fd);
 /// getrandom(buffer, length, 0); Glibc's module hides it.
 long monkey_getrandom(void *buffer, unsigned long length);
 
+/// Waits until fd is readable with SIGINT unblocked for the wait only
+/// (ppoll), so that a Ctrl-C pending before the wait is never missed.
+/// Returns 1 when readable, -1 with errno EINTR when a signal came.
+int monkey_wait_readable_unblocking_sigint(int fd);
+
+/// Blocks SIGINT in the calling thread (pthread_sigmask); returns 0 or -1.
+int monkey_block_sigint(int block);
+
 #endif

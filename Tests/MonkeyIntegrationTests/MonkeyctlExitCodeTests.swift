@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import MonkeyShell
+import Testing
+
+/// The exit statuses of `monkeyctl` and the one-line messages that go with them.
+@Suite("monkeyctl exit status")
+struct MonkeyctlExitCodeTests {
+    static let missingSocket = "/nonexistent/monkeyd.sock"
+
+    /// Requests monkeyd refuses, and the error code it gives.
+    static let refusals: [(arguments: [String], code: String)] = [
+        (["stop", "nope"], "no-such-session"),
+        (["set", "nope", "--monkeys", "2"], "no-such-session"),
+        (["clear", "nope"], "no-such-session"),
+        (["delete", "nope"], "no-such-session"),
+        (["status", "nope"], "no-such-session"),
+        (["log", "nope"], "no-such-session"),
+        (["tail", "nope"], "no-such-session"),
+        (["tail", "nope", "-f"], "no-such-session"),
+        (["start", "--monkeys", "0"], "bad-argument"),
+        (["start", "--monkeys", "abc"], "bad-argument"),
+        (["start", "--monkeys", "10001"], "bad-argument"),
+        (["start", "--interval", "0"], "bad-argument"),
+        (["start", "--interval", "25h"], "bad-argument"),
+        (["start", "--interval", "2m"], "bad-argument"),
+        (["start", "--alphabet", "aa"], "bad-argument"),
+        (["start", "--alphabet", ""], "bad-argument"),
+        (["start", "--target", String(repeating: "x", count: 1025)], "bad-argument"),
+        (["start", "bad/name"], "bad-argument"),
+    ]
+
+    @Test(arguments: refusals)
+    func daemonErrorIsStatusOne(_ arguments: [String], _ code: String) throws {
+        let daemon = try DaemonProcess()
+        let result = try MonkeyctlClient(daemon).run(arguments)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.output == "")
+        #expect(result.errorLines.count == 1, "one line on stderr: \(result)")
+        let line = result.errorLines.first ?? ""
+        #expect(line.hasPrefix("monkeyctl: ") && line.hasSuffix(" (\(code))"), "\(line)")
+        #expect(try daemon.request("STATUS") == ["OK"], "nothing was created")
+    }
+
+    @Test func missingSessionMessageIsTheDaemonsSentence() throws {
+        let daemon = try DaemonProcess()
+        let result = try MonkeyctlClient(daemon).run("stop", "nope")
+        #expect(result.status == 1)
+        #expect(result.error == "monkeyctl: there is no session named nope (no-such-session)\n")
+    }
+
+    /// Command lines that are wrong before anything is sent.
+    static let usageErrors: [(arguments: [String], message: String)] = [
+        (["ping", "--bogus"], "unknown option '--bogus'"),
+        (["--bogus", "ping"], "unknown option '--bogus'"),
+        (["-x", "ping"], "unknown option '-x'"),
+        (["frobnicate"], "unknown subcommand 'frobnicate'"),
+        ([], "no subcommand given"),
+        (["log", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
+        (["tail", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
+        (["tail", "-n", "-1"], "-n needs a whole number of entries from 0 to 2147483647, not '-1'"),
+        (["tail", "--lines=2147483648"], "-n needs a whole number of entries from 0 to 2147483647, not '2147483648'"),
+        (["log", "-n"], "option '-n' needs a value"),
+        (["start", "--target"], "option '--target' needs a value"),
+        (["ping", "extra"], "too many arguments for 'ping': 'extra'"),
+        (["stop", "a", "b"], "too many arguments for 'stop': 'b'"),
+        (["stop", "--monkeys", "3"], "'stop' does not take the option '--monkeys'"),
+        (["log", "-f"], "'log' does not take the option '-f'"),
+        (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet"),
+        (["--socket=", "ping"], "--socket needs a path, not an empty string"),
+        (["--json=yes", "ping"], "option '--json' does not take a value"),
+        (["help", "frobnicate"], "no help for unknown subcommand 'frobnicate'"),
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorIsStatusTwo(_ arguments: [String], _ message: String) throws {
+        // A daemon that is not there: status 2, not 3, shows nothing was tried.
+        let result = try MonkeyctlProcess.run(["--socket", Self.missingSocket] + arguments)
+        #expect(result.status == 2, "\(arguments): \(result)")
+        #expect(result.output == "")
+        #expect(result.errorLines == ["monkeyctl: \(message)", "Try 'monkeyctl --help'."], "\(arguments)")
+    }
+
+    @Test func usageErrorSendsNothing() throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let result = try fake.client.run("log", "-n", "abc")
+        #expect(result.status == 2, "\(result)")
+        #expect(throws: TestFailure.self, "no connection was made") { try fake.accept(timeout: 0.2) }
+    }
+
+    static let daemonSubcommands: [[String]] = [
+        ["start"], ["stop"], ["set", "--monkeys", "2"], ["clear"], ["delete"], ["status"], ["log"], ["tail"],
+        ["tail", "-f"], ["ping"], ["hello"], ["version"],
+    ]
+
+    @Test(arguments: daemonSubcommands)
+    func noDaemonIsStatusThree(_ arguments: [String]) throws {
+        let result = try MonkeyctlProcess.run(["--socket", Self.missingSocket] + arguments)
+        #expect(result.status == 3, "\(arguments): \(result)")
+        #expect(result.output == "")
+        #expect(
+            result.errorLines == [
+                "monkeyctl: cannot connect to monkeyd at \(Self.missingSocket): No such file or directory (is monkeyd running?)"
+            ])
+    }
+
+    @Test func staleSocketIsStatusThree() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/stale.sock"
+        // Bound but never listening: what a crashed daemon leaves behind.
+        let fd = try Syscalls.unixStreamSocket(nonBlocking: false)
+        defer { Syscalls.close(fd) }
+        try Syscalls.bind(fd, path: path)
+        let result = try MonkeyctlProcess.run(["--socket", path, "ping"])
+        #expect(result.status == 3, "\(result)")
+        #expect(
+            result.errorLines == [
+                "monkeyctl: cannot connect to monkeyd at \(path): Connection refused (is monkeyd running?)"
+            ])
+    }
+
+    @Test func stoppedDaemonIsStatusThree() throws {
+        let daemon = try DaemonProcess()
+        let monkeyctl = MonkeyctlClient(daemon)
+        #expect(try monkeyctl.run("ping").status == 0)
+        #expect(try daemon.stop() == 0)
+        let result = try monkeyctl.run("ping")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.error.contains("(is monkeyd running?)"))
+    }
+
+    @Test func connectionLostMidResponseIsStatusFour() throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let client = try fake.client.launch("log", "s")
+        let connection = try fake.accept()
+        #expect(try connection.readLine() == "LOG s")
+        try connection.send("entry session=s id=1 number=1 text=abc\n")
+        Syscalls.shutdownWrite(connection.fd)
+        let result = try client.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(result.lines == ["1. abc"], "what came before stays")
+        #expect(
+            result.errorLines == [
+                "monkeyctl: lost the connection to monkeyd: monkeyd closed the connection before its answer ended"
+            ])
+    }
+
+    @Test func malformedReplyIsStatusFour() throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let client = try fake.client.launch("status")
+        let connection = try fake.accept()
+        #expect(try connection.readLine() == "STATUS")
+        try connection.send("session name=\"unterminated\n")
+        let result = try client.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(result.output == "")
+        #expect(result.errorLines == [#"monkeyctl: malformed reply from monkeyd: session name="unterminated"#])
+    }
+
+    @Test func errorCodeFromANewerDaemonIsShownAsSent() throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let client = try fake.client.launch("ping")
+        let connection = try fake.accept()
+        #expect(try connection.readLine() == "PING")
+        try connection.send("ERR frobnicated the frobnicator is busy\n")
+        let result = try client.finish()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorLines == ["monkeyctl: the frobnicator is busy (frobnicated)"])
+    }
+
+    /// What each command line sends: the protocol request of PRODUCT.md section 4.
+    static let requests: [(arguments: [String], request: String)] = [
+        (["start"], "START default"),
+        (
+            ["start", "s", "--target", "to be", "--monkeys", "3", "--interval", "1.5s", "--alphabet", "ab c"],
+            #"START s target="to be" monkeys=3 interval=1.5s alphabet="ab c""#
+        ),
+        (["set", "--target", ""], #"SET default target="""#),
+        (["set", "s", "--alphabet", #"a"b\c="#], #"SET s alphabet="a\"b\\c=""#),
+        (["stop", "s"], "STOP s"),
+        (["clear"], "CLEAR default"),
+        (["delete", "x"], "DELETE x"),
+        (["status"], "STATUS"),
+        (["status", "s"], "STATUS s"),
+        (["log"], "LOG default"),
+        (["log", "s", "-n", "5"], "LOG s last=5"),
+        (["tail"], "LOG default last=10"),
+        (["tail", "s", "-n", "0"], "LOG s last=0"),
+        (["tail", "-f"], "TAIL default last=10"),
+        (["tail", "s", "-fn", "0"], "TAIL s last=0"),
+        (["ping"], "PING"),
+        (["hello"], "HELLO"),
+        (["version"], "HELLO"),
+    ]
+
+    @Test(arguments: requests)
+    func sendsTheProtocolRequest(_ arguments: [String], _ request: String) throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let client = try fake.client.launch(arguments)
+        let connection = try fake.accept()
+        #expect(try connection.readLine() == request)
+        try connection.send("OK\n")
+        let result = try client.finish()
+        #expect(result.status == 0, "\(arguments): \(result)")
+    }
+}
