@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean
+.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers
 
 all: build
 
@@ -47,3 +47,20 @@ man-lint:
 
 clean:
 	rm -rf .build
+
+## fuzz: libFuzzer over the core (framer, parser, dispatch) for FUZZ_SECONDS.
+## Plain swiftc, not SwiftPM, whose generated main would replace libFuzzer's.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := .build/fuzz
+CORE_SOURCES := $(shell find Sources/MonkeyCore -name '*.swift' | sort)
+
+$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift
+	@mkdir -p $(FUZZ_DIR)
+	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
+		-module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift -o $@
+
+fuzz: $(FUZZ_DIR)/fuzz-core
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz-core \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus fuzz/corpus

@@ -35,6 +35,8 @@ public enum MonkeyDaemon {
 
     static func start(_ options: DaemonOptions) throws(StartupError) -> Daemon {
         let configuration = try loadConfiguration(options)
+        // Every client costs a descriptor; the default soft limit (often 1024) can be below max_clients.
+        Syscalls.raiseOpenFileLimit()
         do {
             try Syscalls.makeDirectories(options.stateDirectory, mode: 0o750)
         } catch {

@@ -87,7 +87,12 @@ final class DaemonProcess {
     private let errorPipe = Pipe()
     private let errorLog = ErrorLog()
 
-    init(configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `launcher` runs the daemon through another program that execs it
+    /// (like `prlimit --nofile=32:32`), so that the pid stays the daemon's.
+    init(
+        configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        launcher: [String] = []
+    ) throws {
         socketPath = directory.path + "/monkeyd.sock"
         stateDirectory = directory.path + "/state"
         notify = try NotifyListener(path: directory.path + "/notify.sock")
@@ -95,8 +100,13 @@ final class DaemonProcess {
         let configurationPath = directory.path + "/monkeyd.conf"
         try (configuration ?? "").write(toFile: configurationPath, atomically: true, encoding: .utf8)
         arguments += ["--config", configurationPath]
-        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Binaries.monkeyd] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
+            process.arguments = arguments
+        }
         var environment = environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
