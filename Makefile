@@ -37,10 +37,10 @@ test: deps lint man-lint
 	status=$${PIPESTATUS[0]}; scripts/test-summary .build/test-output.txt || status=1; exit $$status
 
 lint:
-	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift
 
 format:
-	$(SWIFT_FORMAT) --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT_FORMAT) --in-place --recursive --configuration .swift-format Sources Tests fuzz Package.swift
 
 man-lint:
 	mandoc -T lint -W warning $(MANPAGES)

@@ -58,6 +58,7 @@ struct BrokenPeerTests {
         #expect(try waiting.request("PING") == ["OK pong"])
         let stalled = try daemon.connect()
         try stalled.send(Array("STAT".utf8))
+        #expect(stalled.waitReadable(timeout: 10), "the daemon speaks up")
         let reason = try stalled.readLine()
         #expect(reason?.hasPrefix("ERR bad-request ") == true && reason?.contains("idle_timeout") == true)
         #expect(try stalled.readLine() == nil, "and the connection is closed")

@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The socket the daemon creates: its mode and group come from the
+/// configuration, whatever the umask it was started with.
+@Suite("Socket access")
+struct SocketAccessTests {
+    static let modes: [(configured: String, expected: mode_t)] = [("0660", 0o660), ("0600", 0o600), ("0666", 0o666)]
+
+    @Test(arguments: modes)
+    func modeAndGroupFromTheConfiguration(mode: (configured: String, expected: mode_t)) throws {
+        // "daemon" (gid 1) exists on every Debian system; the tests run as root.
+        let daemon = try DaemonProcess(
+            configuration: "socket_mode = \(mode.configured)\nsocket_group = daemon\n",
+            launcher: ["/bin/sh", "-c", "umask 0; exec \"$0\" \"$@\""])
+        var info = stat()
+        #expect(lstat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o7777 == mode.expected)
+        #expect(info.st_gid == 1)
+        #expect(try daemon.request("PING") == ["OK pong"])
+    }
+
+    @Test func aGroupThatCannotBeGivenLeavesNoGroupAccess() throws {
+        guard geteuid() == 0 else { return }
+        // As nobody, chown to group "daemon" fails: the group bits are dropped.
+        // The launcher gives nobody the test directory and the notify socket
+        // ($2 is the socket path).
+        let asNobody = """
+            cd "${2%/*}" && chown 65534:65534 . && chmod 666 notify.sock &&
+            exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$0" "$@"
+            """
+        let daemon = try DaemonProcess(
+            configuration: "socket_mode = 0660\nsocket_group = daemon\n", launcher: ["/bin/sh", "-c", asNobody])
+        var info = stat()
+        #expect(lstat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o600)
+        #expect(info.st_uid == 65534)
+    }
+}
