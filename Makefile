@@ -36,6 +36,15 @@ test: deps lint man-lint
 	@$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt | grep --line-buffered -vE '^(✔|◇|↳)|passed after'; \
 	status=$${PIPESTATUS[0]}; scripts/test-summary .build/test-output.txt || status=1; exit $$status
 
+## test-sanitizers: the test suite under ThreadSanitizer, then AddressSanitizer, each in
+## its own build tree. TSan is judged by the exit status; leak detection is off because
+## the toolchain's own libraries report leaks.
+test-sanitizers: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift
 
@@ -56,7 +65,7 @@ CORE_SOURCES := $(shell find Sources/MonkeyCore -name '*.swift' | sort)
 
 $(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift
 	@mkdir -p $(FUZZ_DIR)
-	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
+	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
 		-module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift -o $@
 
 fuzz: $(FUZZ_DIR)/fuzz-core

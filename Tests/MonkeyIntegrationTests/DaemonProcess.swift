@@ -110,6 +110,11 @@ final class DaemonProcess {
         var environment = environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        // A sanitizer build of the daemon obeys the same options as the tests.
+        for (name, value) in ProcessInfo.processInfo.environment
+        where ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains(name) {
+            environment[name] = value
+        }
         process.environment = environment
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
