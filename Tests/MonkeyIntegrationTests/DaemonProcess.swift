@@ -14,6 +14,14 @@ enum Binaries {
     }()
 
     static var monkeyd: String { directory + "/monkeyd" }
+
+    /// Whether monkeyd is built with AddressSanitizer, whose allocator keeps
+    /// freed memory in quarantine, so that resident memory says nothing
+    /// about what the daemon holds.
+    static let isAddressSanitized: Bool = {
+        guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
+        return binary.range(of: Data("__asan_init".utf8)) != nil
+    }()
     static var monkeyctl: String { directory + "/monkeyctl" }
 }
 

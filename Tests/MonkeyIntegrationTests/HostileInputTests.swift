@@ -78,7 +78,7 @@ struct HostileInputTests {
         #expect(try connection.readResponse().first?.hasPrefix("ERR line-too-long ") == true)
         #expect(try connection.readResponse() == ["OK pong"])
         let growth = daemon.residentKilobytes() - before
-        #expect(growth < 4 * 1024, "the line was not kept (grew \(growth) KiB)")
+        #expect(Binaries.isAddressSanitized || growth < 4 * 1024, "the line was not kept (grew \(growth) KiB)")
     }
 
     static let invalidText: [[UInt8]] = [
@@ -118,7 +118,7 @@ struct HostileInputTests {
         #expect(queued > 40 * 65536, "the sockets took more than one read's worth (\(queued) bytes)")
         #expect(try control.request("PING") == ["OK pong"])
         let growth = daemon.residentKilobytes() - before
-        #expect(growth < 32 * 1024, "memory stays bounded (grew \(growth) KiB)")
+        #expect(Binaries.isAddressSanitized || growth < 32 * 1024, "memory stays bounded (grew \(growth) KiB)")
         // Reading, a client gets every response, in order.
         let reader = greedy[0]
         setBlocking(reader.fd)
