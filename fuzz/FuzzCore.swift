@@ -87,9 +87,25 @@ private func checkDecodable(_ output: [UInt8]) {
     }
 }
 
+/// The same bytes as the other texts the core reads: a configuration file
+/// and response lines (what monkeyctl decodes).
+private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if case .success(let configuration) = Result(catching: { () throws(Configuration.Problem) in
+        try Configuration.parse(text)
+    }) {
+        precondition(configuration.limits.maximumLineLength >= 64, "a configuration outside its ranges")
+    }
+    for line in text.split(separator: "\n").prefix(64) {
+        _ = try? ResponseDecoder.decode(String(line))
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCoreOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
-    runCore(UnsafeRawBufferPointer(start: data, count: size))
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    runCore(bytes)
+    runTextReaders(bytes)
     return 0
 }
