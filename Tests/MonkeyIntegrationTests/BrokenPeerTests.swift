@@ -82,11 +82,21 @@ struct BrokenPeerTests {
         let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=24:24", "--"])
         var held: [ClientConnection] = []
         for _ in 0..<40 { held.append(try daemon.connect()) }
+        #expect(daemon.standardError.contains("RLIMIT_NOFILE"), "it warned at start-up")
         #expect(eventually { daemon.standardError.contains("cannot accept a connection") })
         for _ in 0..<50 { usleep(10_000) }  // half a second of EMFILE, pacing only
         let complaints = daemon.standardError.components(separatedBy: "cannot accept a connection").count - 1
         #expect(complaints < 20, "one complaint per back-off, not a busy loop (\(complaints))")
         held.removeAll()
         #expect(eventually { (try? daemon.request("PING")) == ["OK pong"] }, "service resumes")
+    }
+
+    @Test func theDaemonRaisesItsOpenFileLimitToTheHardLimit() throws {
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=64:4096", "--"])
+        let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+        let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
+        let numbers = line.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers == [4096, 4096], "\(line)")
+        #expect(!daemon.standardError.contains("RLIMIT_NOFILE"))
     }
 }
