@@ -49,9 +49,11 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
                 continue
             }
             let peer = Peer(uid: 1000, pid: 1, mayChange: requestCount % 7 != 0)
+            let before = state(of: engine)
             let reply = engine.handle(request, from: peer, now: now)
-            if request.verb.changesState && !peer.mayChange {
-                precondition(reply.events.isEmpty, "a denied request changed state")
+            if case .error = reply.status {
+                precondition(reply.events.isEmpty, "a refused request logged a change")
+                precondition(state(of: engine) == before, "a refused request changed state")
             }
             for record in reply.records { ResponseEncoder.append(record, to: &output) }
             if let status = reply.status { ResponseEncoder.append(status, to: &output) }
@@ -63,11 +65,31 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
                 }
             }
             checkDecodable(output)
+            checkEntriesInOrder(output)
             now += 3_000_000
             _ = engine.runDueTicks(now: now) { _, entry in
                 precondition(entry.number >= 1 && entry.id >= 1, "entries are numbered from 1")
             }
         }
+    }
+}
+
+/// Everything a request may change, to compare before and after.
+private func state(of engine: Engine) -> [SessionSnapshot] {
+    engine.sessionNames.compactMap { engine.session(named: $0)?.snapshot }
+}
+
+/// The entries of one response come oldest first, ids strictly increasing.
+private func checkEntriesInOrder(_ output: [UInt8]) {
+    var lastID: UInt64 = 0
+    for line in output.split(separator: 0x0A) where line.starts(with: Array("entry ".utf8)) {
+        guard case .record(let record) = try? ResponseDecoder.decode(String(decoding: line, as: UTF8.self)),
+            let id = record.fields.first(where: { $0.key == "id" }).flatMap({ UInt64($0.value) })
+        else {
+            preconditionFailure("an entry line without an id")
+        }
+        precondition(id > lastID, "entries out of order")
+        lastID = id
     }
 }
 
