@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean
+.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers
 
 all: build
 
@@ -36,14 +36,42 @@ test: deps lint man-lint
 	@$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt | grep --line-buffered -vE '^(✔|◇|↳)|passed after'; \
 	status=$${PIPESTATUS[0]}; scripts/test-summary .build/test-output.txt || status=1; exit $$status
 
+## test-sanitizers: the test suite under ThreadSanitizer, then AddressSanitizer, each in
+## its own build tree. TSan is judged by the exit status; leak detection is off because
+## the toolchain's own libraries report leaks.
+test-sanitizers: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+	@# gold warns once per ASan helper symbol, hundreds of lines that mean nothing.
+	set -o pipefail; $(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan 2>&1 \
+		| grep -v 'ld.gold: warning: Cannot export local symbol'
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
 lint:
-	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift
 
 format:
-	$(SWIFT_FORMAT) --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT_FORMAT) --in-place --recursive --configuration .swift-format Sources Tests fuzz Package.swift
 
 man-lint:
 	mandoc -T lint -W warning $(MANPAGES)
 
 clean:
 	rm -rf .build
+
+## fuzz: libFuzzer over the core (framer, parser, dispatch) for FUZZ_SECONDS.
+## Plain swiftc, not SwiftPM, whose generated main would replace libFuzzer's.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := .build/fuzz
+CORE_SOURCES := $(shell find Sources/MonkeyCore -name '*.swift' | sort)
+
+$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift
+	@mkdir -p $(FUZZ_DIR)
+	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
+		-module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift -o $@
+
+fuzz: $(FUZZ_DIR)/fuzz-core
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz-core \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus fuzz/corpus

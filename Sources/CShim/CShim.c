@@ -25,7 +25,11 @@ int monkey_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
 int monkey_peer_groups(int fd, gid_t *groups, int capacity) {
 #ifdef SO_PEERGROUPS
     socklen_t length = (socklen_t)(sizeof(gid_t) * (size_t)capacity);
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) return -1;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) {
+        /* Too small: the kernel says how much is needed; the caller retries. */
+        if (errno == ERANGE) return (int)(length / sizeof(gid_t));
+        return -1;
+    }
     return (int)(length / sizeof(gid_t));
 #else
     errno = ENOPROTOOPT;

@@ -8,9 +8,12 @@ final class Connection {
     let peer: Peer
     var framer: LineFramer
     var output = OutputBuffer()
-    /// Lines read but not yet handled, because a response ahead of them is
-    /// still being streamed.
-    var pendingFrames: [LineFramer.Frame] = []
+    /// Bytes read but not yet framed, because a response ahead of them is
+    /// still being written. Kept raw and cut one line at a time, so that
+    /// pipelined requests cost at most one read's worth of memory; nothing
+    /// more is read until they are used up.
+    private var input: [UInt8] = []
+    private var inputStart = 0
     /// A LOG or TAIL replay still being written.
     var stream: LogStream?
     /// Following a session live (TAIL, caught up).
@@ -27,19 +30,43 @@ final class Connection {
     var closeAfterFlush = false
     /// Whether the poller is asked for readability and writability.
     var interest: (readable: Bool, writable: Bool) = (true, false)
-    /// When the connection last made progress on a partial line.
-    var lastActivity: UInt64
+    /// Since when the client has left half a line and is waiting (for the idle timeout).
+    var partialLineSince: UInt64?
 
-    init(fd: Int32, token: UInt64, peer: Peer, maximumLineLength: Int, now: UInt64) {
+    init(fd: Int32, token: UInt64, peer: Peer, maximumLineLength: Int) {
         self.fd = fd
         self.token = token
         self.peer = peer
         self.framer = LineFramer(maximumLength: maximumLineLength)
-        self.lastActivity = now
     }
 
     var isTailing: Bool { followedSession != nil || stream?.isFollowing == true }
 
     /// The connection waits for its current response before handling more lines.
     var isBusy: Bool { stream != nil || followedSession != nil }
+
+    /// Read bytes not yet cut into lines.
+    var hasPendingInput: Bool { inputStart < input.count }
+
+    /// The client has sent part of a line and the daemon waits for the rest.
+    var isWaitingForRestOfLine: Bool { framer.hasPartialLine && !hasPendingInput && !inputClosed }
+
+    /// Keeps bytes just read; called only once earlier ones are used up.
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        input.append(contentsOf: bytes)
+    }
+
+    /// The next complete line of the pending input, or nil once it is used up.
+    func nextFrame() -> LineFramer.Frame? {
+        guard hasPendingInput else { return nil }
+        let frame = input.withUnsafeBytes { raw in
+            framer.nextFrame(in: raw, from: &inputStart)
+        }
+        if inputStart >= input.count {
+            // A large buffer is dropped so that an idle connection holds little memory.
+            input.removeAll(keepingCapacity: input.capacity <= 4096)
+            inputStart = 0
+        }
+        return frame
+    }
 }

@@ -24,83 +24,31 @@ extension Daemon {
         guard let connection = connections[token] else { return }
         if !readiness.isDisjoint(with: [.readable, .hangUp]) && connection.interest.readable {
             readRequests(connection)
-        } else if readiness.contains(.hangUp) && !connection.interest.readable {
-            // The peer went away while we were not reading; writing will fail and close it.
         }
-        if connections[token] != nil { service(connection) }
+        guard connections[token] != nil else { return }
+        service(connection)
+        // A hang-up is reported whatever the interest, so a peer gone both
+        // ways that is not being read would wake the loop for ever; nothing
+        // can reach it any more.
+        if readiness.contains(.hangUp) && !connection.interest.readable { close(connection) }
     }
 
-    private func acceptConnections() {
-        for _ in 0..<64 {
-            let fd: Int32
-            do {
-                guard let accepted = try Syscalls.accept(listener.fd) else { return }
-                fd = accepted
-            } catch {
-                events.log(.warning, "cannot accept a connection: \(error)")
-                return
-            }
-            if connections.count >= engine.limits.maximumClients {
-                var refusal: [UInt8] = []
-                ResponseEncoder.append(
-                    .error(
-                        ProtocolError(
-                            .busy, "too many clients (\(engine.limits.maximumClients)); try again later")),
-                    to: &refusal)
-                _ = refusal.withUnsafeBytes { try? Syscalls.send(fd, $0) }
-                Syscalls.close(fd)
-                continue
-            }
-            let peer = peerOf(fd)
-            let token = nextToken
-            nextToken += 1
-            let connection = Connection(
-                fd: fd, token: token, peer: peer, maximumLineLength: engine.limits.maximumLineLength,
-                now: Daemon.now())
-            do {
-                try poller.add(fd, token: token, interest: .readable)
-            } catch {
-                events.log(.warning, "cannot watch a new connection: \(error)")
-                Syscalls.close(fd)
-                continue
-            }
-            connections[token] = connection
-        }
-    }
-
-    private func peerOf(_ fd: Int32) -> Peer {
-        guard let credentials = try? PeerCredentials.of(fd) else {
-            return Peer(uid: UInt32.max, pid: 0, mayChange: false)
-        }
-        let mayChange =
-            credentials.uid == 0 || credentials.uid == ownUserID
-            || privilegedGroup.map { credentials.isMember(of: $0) } == true
-        return Peer(uid: credentials.uid, pid: credentials.pid, mayChange: mayChange)
-    }
-
+    /// Reads what the client sent, once the bytes read before are used up.
     private func readRequests(_ connection: Connection) {
-        // A few reads per event, so one busy client cannot starve the others.
-        for _ in 0..<4 {
-            let result = readBuffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in try Syscalls.read(connection.fd, into: buffer) }
-            }
-            switch result {
-            case .failure:
-                close(connection)
-                return
-            case .success(.wouldBlock):
-                return
-            case .success(.endOfFile):
-                connection.inputClosed = true
-                return
-            case .success(.bytes(let count)):
-                readBuffer.withUnsafeBytes { buffer in
-                    connection.framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { frame in
-                        connection.pendingFrames.append(frame)
-                    }
-                }
-                connection.lastActivity = Daemon.now()
-                if count < readBuffer.count { return }
+        guard !connection.hasPendingInput else { return }
+        let result = readBuffer.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) in try Syscalls.read(connection.fd, into: buffer) }
+        }
+        switch result {
+        case .failure:
+            close(connection)
+        case .success(.wouldBlock):
+            return
+        case .success(.endOfFile):
+            connection.inputClosed = true
+        case .success(.bytes(let count)):
+            readBuffer.withUnsafeBytes { buffer in
+                connection.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
         }
     }
@@ -124,26 +72,25 @@ extension Daemon {
             }
             let canContinue =
                 everythingSent
-                && (connection.stream != nil || (!connection.pendingFrames.isEmpty && !connection.isTailing))
+                && (connection.stream != nil || (connection.hasPendingInput && !connection.isTailing))
             if !canContinue { break }
         }
         if connection.output.isEmpty && connection.stream == nil {
-            let finishedInput = connection.inputClosed && connection.pendingFrames.isEmpty && !connection.isTailing
+            let finishedInput = connection.inputClosed && !connection.hasPendingInput && !connection.isTailing
             if connection.closeAfterFlush || finishedInput {
                 close(connection)
                 return
             }
         }
         updateInterest(connection)
+        notePartialLine(connection)
     }
 
     private func updateInterest(_ connection: Connection) {
         let limit = engine.limits.maximumPendingOutput
         let readable =
-            !connection.inputClosed && !connection.closeAfterFlush
-            && (connection.isTailing
-                || (connection.pendingFrames.isEmpty && connection.stream == nil
-                    && connection.output.pendingCount < limit))
+            !connection.inputClosed && !connection.closeAfterFlush && !connection.hasPendingInput
+            && (connection.isTailing || (connection.stream == nil && connection.output.pendingCount < limit))
         let writable = !connection.output.isEmpty || connection.stream != nil
         guard readable != connection.interest.readable || writable != connection.interest.writable else { return }
         var interest: Poller.Readiness = []
@@ -157,20 +104,20 @@ extension Daemon {
         }
     }
 
+    /// Handles the lines read so far, one at a time, while the connection
+    /// is free to answer them and its output is under the limit.
     private func handlePendingFrames(_ connection: Connection) {
-        var handled = 0
-        defer { connection.pendingFrames.removeFirst(handled) }
         let limit = engine.limits.maximumPendingOutput
-        for frame in connection.pendingFrames {
-            if connection.closeAfterFlush { return }
+        while !connection.closeAfterFlush {
+            if !connection.isTailing && (connection.stream != nil || connection.output.pendingCount >= limit) {
+                return
+            }
+            guard let frame = connection.nextFrame() else { return }
             if connection.isTailing {
                 // Any line, even an empty one, ends a TAIL; it is not a request.
-                handled += 1
                 endTail(connection, with: .ok(nil))
                 continue
             }
-            if connection.stream != nil || connection.output.pendingCount >= limit { return }
-            handled += 1
             handle(frame, on: connection)
         }
     }
@@ -281,5 +228,6 @@ extension Daemon {
         }
         poller.remove(connection.fd)
         Syscalls.close(connection.fd)
+        resumeAccepting()
     }
 }

@@ -31,6 +31,11 @@ final class Daemon: @unchecked Sendable {
     var armedDeadline: UInt64?
     var signalSources: [DispatchSourceSignal] = []
     var isShuttingDown = false
+    /// The listener is unwatched for a moment after accept failed (Daemon+Accept.swift).
+    var isAcceptPaused = false
+    /// Armed only while a connection holds half a line (Daemon+Idle.swift).
+    var idleTimer: DispatchSourceTimer?
+    var idleDeadline: UInt64?
 
     /// Reused for every read and every encoded entry line, so that the hot
     /// paths allocate nothing.
@@ -48,6 +53,8 @@ final class Daemon: @unchecked Sendable {
         self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed(), store: store)
         self.privilegedGroup = Syscalls.groupID(named: configuration.socketGroup)
         self.ownUserID = Syscalls.effectiveUserID()
+        engine.accessRule =
+            "only root, the daemon's user (uid \(ownUserID)) and members of group \(configuration.socketGroup) may"
         do {
             self.poller = try Poller()
             try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)

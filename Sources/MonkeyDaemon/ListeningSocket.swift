@@ -36,19 +36,30 @@ struct ListeningSocket {
         } catch {
             throw StartupError("cannot create a socket", error)
         }
-        // The socket must never exist with wider permissions, not even between bind and chmod.
-        let previousMask = Syscalls.setUmask(mode_t(~mode & 0o777))
-        defer { Syscalls.setUmask(previousMask) }
         do {
-            try Syscalls.bind(fd, path: path)
-            if let group { try? Syscalls.changeGroup(path, group) }
-            try Syscalls.changeMode(path, mode_t(mode))
+            try bindPrivately(fd, path: path, mode: mode)
+            var finalMode = mode & 0o777
+            if let group {
+                // A socket left with the daemon's own group must not open to that group instead.
+                do { try Syscalls.changeGroup(path, group) } catch { finalMode &= ~0o070 }
+            }
+            try Syscalls.changeMode(path, mode_t(finalMode))
             try Syscalls.listen(fd, backlog: 511)
         } catch {
             Syscalls.close(fd)
             throw StartupError("cannot listen on \(path)", error)
         }
         return ListeningSocket(fd: fd, createdPath: path)
+    }
+
+    /// Binds with a umask that leaves only the owner's part of the mode, so
+    /// the socket never exists with wider permissions than it ends up
+    /// with, not even between bind and chmod (nor with its group's before
+    /// chown gives it the configured group).
+    private static func bindPrivately(_ fd: Int32, path: String, mode: UInt32) throws(SystemError) {
+        let previousMask = Syscalls.setUmask(mode_t(~(mode & 0o700) & 0o777))
+        defer { Syscalls.setUmask(previousMask) }
+        try Syscalls.bind(fd, path: path)
     }
 
     /// Removes a socket file left by a daemon that died, refusing if a live

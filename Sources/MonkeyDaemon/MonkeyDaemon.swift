@@ -35,6 +35,13 @@ public enum MonkeyDaemon {
 
     static func start(_ options: DaemonOptions) throws(StartupError) -> Daemon {
         let configuration = try loadConfiguration(options)
+        // Every client costs a descriptor; the default soft limit (often 1024) can be below max_clients.
+        let openFiles = Syscalls.raiseOpenFileLimit()
+        if openFiles > 0 && openFiles < UInt64(configuration.limits.maximumClients) + 32 {
+            printError(
+                "monkeyd: warning: only \(openFiles) open files allowed (RLIMIT_NOFILE); "
+                    + "max_clients = \(configuration.limits.maximumClients) cannot all be served")
+        }
         do {
             try Syscalls.makeDirectories(options.stateDirectory, mode: 0o750)
         } catch {

@@ -14,9 +14,18 @@ public struct PeerCredentials: Sendable, Equatable {
         var uid: uid_t = 0
         var gid: gid_t = 0
         guard monkey_peer_credentials(fd, &pid, &uid, &gid) == 0 else { throw SystemError("getsockopt SO_PEERCRED") }
-        var groups = [gid_t](repeating: 0, count: 256)
-        let count = groups.withUnsafeMutableBufferPointer { monkey_peer_groups(fd, $0.baseAddress, 256) }
-        return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: count > 0 ? Array(groups[0..<Int(count)]) : [])
+        var capacity: Int32 = 64
+        var count: Int32 = 0
+        var groups: [gid_t] = []
+        // A peer may have up to NGROUPS_MAX (65536) groups; most have a few.
+        for _ in 0..<2 {
+            groups = [gid_t](repeating: 0, count: Int(capacity))
+            count = groups.withUnsafeMutableBufferPointer { monkey_peer_groups(fd, $0.baseAddress, capacity) }
+            guard count > capacity else { break }
+            capacity = count
+        }
+        let known = count > 0 ? Array(groups.prefix(Int(min(count, capacity)))) : []
+        return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: known)
     }
 
     public func isMember(of group: UInt32) -> Bool {

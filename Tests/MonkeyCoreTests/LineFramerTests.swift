@@ -123,4 +123,23 @@ struct LineFramerTests {
         framer.feed(bytes) { frames.append($0) }
         #expect(frames == [.line([0x00, 0xFF, 0x0D, 0xC3, 0x28])])
     }
+
+    @Test func nextFrameConsumesOnlyUpToTheEndOfOneFrame() {
+        var framer = LineFramer(maximumLength: 4)
+        let bytes = Array("PING\nabcdefgh\nok\npart".utf8)
+        var collected: [LineFramer.Frame] = []
+        var offsets: [Int] = []
+        bytes.withUnsafeBytes { raw in
+            var start = 0
+            while let frame = framer.nextFrame(in: raw, from: &start) {
+                collected.append(frame)
+                offsets.append(start)
+            }
+            offsets.append(start)
+        }
+        #expect(collected == [line("PING"), .lineTooLong, line("ok")])
+        #expect(offsets.first == 5, "the bytes after the first line are left for later")
+        #expect(offsets.last == bytes.count, "with no complete frame left, everything is consumed")
+        #expect(framer.pendingByteCount == 4)
+    }
 }

@@ -14,6 +14,14 @@ enum Binaries {
     }()
 
     static var monkeyd: String { directory + "/monkeyd" }
+
+    /// Whether monkeyd is built with AddressSanitizer, whose allocator keeps
+    /// freed memory in quarantine, so that resident memory says nothing
+    /// about what the daemon holds.
+    static let isAddressSanitized: Bool = {
+        guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
+        return binary.range(of: Data("__asan_init".utf8)) != nil
+    }()
     static var monkeyctl: String { directory + "/monkeyctl" }
 }
 
@@ -87,7 +95,12 @@ final class DaemonProcess {
     private let errorPipe = Pipe()
     private let errorLog = ErrorLog()
 
-    init(configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `launcher` runs the daemon through another program that execs it
+    /// (like `prlimit --nofile=32:32`), so that the pid stays the daemon's.
+    init(
+        configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        launcher: [String] = []
+    ) throws {
         socketPath = directory.path + "/monkeyd.sock"
         stateDirectory = directory.path + "/state"
         notify = try NotifyListener(path: directory.path + "/notify.sock")
@@ -95,11 +108,21 @@ final class DaemonProcess {
         let configurationPath = directory.path + "/monkeyd.conf"
         try (configuration ?? "").write(toFile: configurationPath, atomically: true, encoding: .utf8)
         arguments += ["--config", configurationPath]
-        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Binaries.monkeyd] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
+            process.arguments = arguments
+        }
         var environment = environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        // A sanitizer build of the daemon obeys the same options as the tests.
+        for (name, value) in ProcessInfo.processInfo.environment
+        where ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains(name) {
+            environment[name] = value
+        }
         process.environment = environment
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice

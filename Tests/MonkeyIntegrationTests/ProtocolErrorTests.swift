@@ -134,6 +134,8 @@ struct ProtocolErrorTests {
         #expect(lines.count == 5, "\(lines)")
         #expect(lines.first?.hasPrefix("session name=s") == true)
         #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("ERR denied ") })
+        #expect(lines.last?.contains("uid 65534") == true, "the message names who was refused")
+        #expect(lines.last?.contains("group monkeyd-test-none") == true, "and the rule: \(lines.last ?? "")")
         let status = try fields(try daemon.request("STATUS s")[0])
         #expect(status["state"] == "running", "the refused STOP changed nothing")
         #expect(try daemon.request("STATUS t").first?.hasPrefix("ERR no-such-session") == true)

@@ -13,7 +13,8 @@ void monkey_line_buffer_stdio(void);
 /// The peer's credentials (SO_PEERCRED); returns 0 or -1 with errno set.
 int monkey_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
-/// The peer's supplementary groups (SO_PEERGROUPS); returns the count, or -1.
+/// The peer's supplementary groups (SO_PEERGROUPS); returns how many the
+/// peer has (more than `capacity`: call again with room for them), or -1.
 int monkey_peer_groups(int fd, gid_t *groups, int capacity);
 
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); Glibc's module hides it.

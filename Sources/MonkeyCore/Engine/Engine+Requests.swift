@@ -4,9 +4,7 @@ extension Engine {
     public mutating func handle(_ request: Request, from peer: Peer, now: UInt64) -> Reply {
         if request.verb.changesState && !peer.mayChange {
             return .error(
-                .denied,
-                "\(request.verb.rawValue) changes state: only root, the daemon's user and members of group monkeyd may use it"
-            )
+                .denied, "\(request.verb.rawValue) changes state and uid \(peer.uid) may not: \(accessRule) use it")
         }
         switch request {
         case .ping:

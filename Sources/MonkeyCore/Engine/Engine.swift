@@ -13,6 +13,9 @@ public struct Engine {
     /// How far ahead of its due time a tick may run so that ticks due close
     /// together share one timer wake-up.
     public var coalescingWindow: UInt64 = 1_000_000
+    /// Who may change state, completing "… may" in the `denied` message;
+    /// the daemon fills in its uid and group.
+    public var accessRule = "only root, the daemon's user and members of group monkeyd may"
 
     struct ScheduledSession {
         var session: Session

@@ -20,23 +20,42 @@ public struct LineFramer: Sendable {
     public var pendingByteCount: Int { partial.count }
     public var hasPartialLine: Bool { !partial.isEmpty || isDiscarding }
 
-    /// Feeds bytes, calling `handle` for each frame completed by them.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Frame) -> Void) {
-        var start = 0
+    /// Consumes `bytes` from `start` up to the end of the next frame and
+    /// returns it, or consumes them all and returns nil when no frame is
+    /// complete yet. Taking one frame at a time lets a caller that must
+    /// wait (a response still streaming) keep the rest as raw bytes, so
+    /// that pipelined lines never pile up as frames.
+    public mutating func nextFrame(in bytes: UnsafeRawBufferPointer, from start: inout Int) -> Frame? {
         let count = bytes.count
         while start < count {
             guard let newline = Self.index(of: 0x0A, in: bytes, from: start) else {
-                absorb(bytes, start..<count, handle)
-                return
+                let tooLong = absorb(bytes, start..<count)
+                start = count
+                return tooLong ? .lineTooLong : nil
             }
-            absorb(bytes, start..<newline, handle)
+            if absorb(bytes, start..<newline) {
+                // Reported now; the LF still ends the discarded line later.
+                start = newline
+                return .lineTooLong
+            }
+            start = newline + 1
             if isDiscarding {
                 isDiscarding = false
-            } else {
-                handle(.line(partial))
+                continue
             }
+            let line = partial
             partial.removeAll(keepingCapacity: partial.capacity <= 4096)
-            start = newline + 1
+            return .line(line)
+        }
+        return nil
+    }
+
+    /// Feeds bytes, calling `handle` for each frame completed by them.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Frame) -> Void) {
+        var start = 0
+        while start < bytes.count {
+            guard let frame = nextFrame(in: bytes, from: &start) else { return }
+            handle(frame)
         }
     }
 
@@ -44,15 +63,16 @@ public struct LineFramer: Sendable {
         bytes.withUnsafeBytes { feed($0, handle) }
     }
 
-    private mutating func absorb(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ handle: (Frame) -> Void) {
-        guard !isDiscarding, !range.isEmpty else { return }
+    /// Adds bytes to the partial line; true when they just took it past the limit.
+    private mutating func absorb(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard !isDiscarding, !range.isEmpty else { return false }
         if partial.count + range.count > maximumLength {
-            partial.removeAll()
+            partial = []
             isDiscarding = true
-            handle(.lineTooLong)
-            return
+            return true
         }
         partial.append(contentsOf: bytes[range])
+        return false
     }
 
     private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {

@@ -1,0 +1,76 @@
+import Dispatch
+import MonkeyCore
+import MonkeyShell
+
+/// The idle timeout: a client that sends half a line and then nothing for
+/// `idle_timeout` is told so and disconnected. One timer serves all
+/// connections and is armed only while some connection holds half a line,
+/// so an idle daemon never wakes up for it.
+extension Daemon {
+    /// Starts or stops the clock of a connection after it made progress.
+    func notePartialLine(_ connection: Connection) {
+        guard connection.isWaitingForRestOfLine, connections[connection.token] != nil else {
+            connection.partialLineSince = nil
+            return
+        }
+        guard connection.partialLineSince == nil else { return }
+        let now = Daemon.now()
+        connection.partialLineSince = now
+        armIdleTimer(at: now + configuration.idleTimeout.nanoseconds)
+    }
+
+    /// Moves the timer earlier if needed; a later deadline is found again
+    /// when the timer fires.
+    private func armIdleTimer(at deadline: UInt64) {
+        if let armed = idleDeadline, armed <= deadline { return }
+        let timer: DispatchSourceTimer
+        if let existing = idleTimer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [self] in self.idleTimerFired() }
+            timer.resume()
+            idleTimer = timer
+        }
+        idleDeadline = deadline
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(50))
+    }
+
+    private func idleTimerFired() {
+        idleDeadline = nil
+        idleTimer?.schedule(deadline: .distantFuture)
+        let now = Daemon.now()
+        let timeout = configuration.idleTimeout.nanoseconds
+        var earliest: UInt64?
+        for connection in Array(connections.values) {
+            guard let since = connection.partialLineSince else { continue }
+            let deadline = since + timeout
+            if deadline <= now {
+                disconnectIdle(connection)
+            } else {
+                earliest = min(earliest ?? deadline, deadline)
+            }
+        }
+        if let earliest { armIdleTimer(at: earliest) }
+    }
+
+    /// Says why, without waiting for the client to read it, and closes.
+    private func disconnectIdle(_ connection: Connection) {
+        let seconds = Double(configuration.idleTimeout.nanoseconds) / 1e9
+        appendStatus(
+            .error(
+                ProtocolError(
+                    .badRequest,
+                    "the request line was left unfinished for \(seconds.formatted()) s (idle_timeout); closing the connection"
+                )), to: connection)
+        _ = try? connection.output.flush(to: connection.fd)
+        close(connection)
+    }
+}
+
+extension Double {
+    /// `1.5`, `60` — no trailing `.0` for whole numbers.
+    fileprivate func formatted() -> String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,133 @@
+// libFuzzer entry over the pure core: bytes → LineFramer → RequestParser →
+// Engine.handle on a scratch state, with ticks and LOG/TAIL streams, and
+// every response line encoded and decoded again. Compiled together with
+// Sources/MonkeyCore by `make fuzz` (plain swiftc, not SwiftPM, whose
+// generated main would replace libFuzzer's).
+
+/// The harness's own limits are small so that each input runs fast and a
+/// crash, not a slow input, is what the fuzzer finds.
+private func fuzzLimits(lineLength: Int) -> Limits {
+    var limits = Limits()
+    limits.maximumLineLength = lineLength
+    limits.maximumMonkeys = 64
+    limits.maximumSessions = 8
+    limits.maximumEntries = 32
+    limits.maximumTargetBytes = 64
+    limits.maximumPendingOutput = 4096
+    return limits
+}
+
+/// Feeds one input through every step of the core and checks what comes out.
+private func runCore(_ bytes: UnsafeRawBufferPointer) {
+    guard let first = bytes.first else { return }
+    // The first byte picks the line limit and how the rest is cut into reads.
+    let limits = fuzzLimits(lineLength: 16 + Int(first) * 4)
+    var engine = Engine(limits: limits, seed: UInt64(first), store: EphemeralStore())
+    var framer = LineFramer(maximumLength: limits.maximumLineLength)
+    let parser = RequestParser(limits: limits)
+    var chunking = WyRand(seed: UInt64(first) &* 0x9E37_79B9)
+    var now: UInt64 = 1_000_000_000
+    var output: [UInt8] = []
+    var start = 1
+    var requestCount = 0
+    while start < bytes.count {
+        let end = min(bytes.count, start + 1 + Int(chunking.next(below: 97)))
+        let chunk = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        start = end
+        var offset = 0
+        while let frame = framer.nextFrame(in: chunk, from: &offset) {
+            requestCount += 1
+            output.removeAll(keepingCapacity: true)
+            guard case .line(let line) = frame else { continue }
+            precondition(line.count <= limits.maximumLineLength, "a line over the limit was framed")
+            let request: Request
+            do {
+                guard let parsed = try parser.parse(line) else { continue }
+                request = parsed
+            } catch {
+                checkError(error)
+                continue
+            }
+            let peer = Peer(uid: 1000, pid: 1, mayChange: requestCount % 7 != 0)
+            let before = state(of: engine)
+            let reply = engine.handle(request, from: peer, now: now)
+            if case .error = reply.status {
+                precondition(reply.events.isEmpty, "a refused request logged a change")
+                precondition(state(of: engine) == before, "a refused request changed state")
+            }
+            for record in reply.records { ResponseEncoder.append(record, to: &output) }
+            if let status = reply.status { ResponseEncoder.append(status, to: &output) }
+            if var stream = reply.stream {
+                // A few rounds of a slow reader, then the stream is dropped.
+                for _ in 0..<8 {
+                    let progress = engine.fill(&stream, into: &output, byteLimit: output.count + 512)
+                    if progress != .more { break }
+                }
+            }
+            checkDecodable(output)
+            checkEntriesInOrder(output)
+            now += 3_000_000
+            _ = engine.runDueTicks(now: now) { _, entry in
+                precondition(entry.number >= 1 && entry.id >= 1, "entries are numbered from 1")
+            }
+        }
+    }
+}
+
+/// Everything a request may change, to compare before and after.
+private func state(of engine: Engine) -> [SessionSnapshot] {
+    engine.sessionNames.compactMap { engine.session(named: $0)?.snapshot }
+}
+
+/// The entries of one response come oldest first, ids strictly increasing.
+private func checkEntriesInOrder(_ output: [UInt8]) {
+    var lastID: UInt64 = 0
+    for line in output.split(separator: 0x0A) where line.starts(with: Array("entry ".utf8)) {
+        guard case .record(let record) = try? ResponseDecoder.decode(String(decoding: line, as: UTF8.self)),
+            let id = record.fields.first(where: { $0.key == "id" }).flatMap({ UInt64($0.value) })
+        else {
+            preconditionFailure("an entry line without an id")
+        }
+        precondition(id > lastID, "entries out of order")
+        lastID = id
+    }
+}
+
+private func checkError(_ error: ProtocolError) {
+    precondition(!error.message.contains("\n"), "an error message spans lines")
+}
+
+/// Every line the core encodes reads back with the client's decoder.
+private func checkDecodable(_ output: [UInt8]) {
+    for line in output.split(separator: 0x0A) {
+        let text = String(decoding: line, as: UTF8.self)
+        do {
+            _ = try ResponseDecoder.decode(text)
+        } catch {
+            preconditionFailure("undecodable response line: \(text)")
+        }
+    }
+}
+
+/// The same bytes as the other texts the core reads: a configuration file
+/// and response lines (what monkeyctl decodes).
+private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if case .success(let configuration) = Result(catching: { () throws(Configuration.Problem) in
+        try Configuration.parse(text)
+    }) {
+        precondition(configuration.limits.maximumLineLength >= 64, "a configuration outside its ranges")
+    }
+    for line in text.split(separator: "\n").prefix(64) {
+        _ = try? ResponseDecoder.decode(String(line))
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCoreOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data, size > 0 else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    runCore(bytes)
+    runTextReaders(bytes)
+    return 0
+}
