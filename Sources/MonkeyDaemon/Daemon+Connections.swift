@@ -145,6 +145,7 @@ extension Daemon {
         }
         let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         for event in reply.events { events.record(event) }
+        statusMayHaveChanged()
         if !reply.records.isEmpty {
             connection.output.withBytes { output in
                 for record in reply.records { ResponseEncoder.append(record, to: &output) }

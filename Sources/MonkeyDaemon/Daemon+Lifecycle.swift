@@ -20,7 +20,8 @@ extension Daemon {
         } catch {
             events.log(.error, "kept the old configuration: \(error.message)")
         }
-        notify(.ready, .status(statusLine))
+        notify(.ready)
+        sendStatus()
     }
 
     /// SIGTERM/SIGINT: stop accepting, stop typing, end followers, flush,
@@ -33,6 +34,8 @@ extension Daemon {
         poller.remove(listener.fd)
         Syscalls.close(listener.fd)
         tickTimer?.cancel()
+        statusTimer?.cancel()
+        watchdogTimer?.cancel()
         for connection in connections.values {
             if connection.isTailing || connection.stream != nil {
                 connection.followedSession = nil

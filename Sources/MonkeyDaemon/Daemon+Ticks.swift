@@ -15,7 +15,9 @@ extension Daemon {
         guard let deadline = engine.nextDeadline(), deadline <= now + engine.coalescingWindow else { return }
         var touched: [Connection] = []
         let limit = engine.limits.maximumPendingOutput
+        let logsTyped = configuration.logTyped
         let hits = engine.runDueTicks(now: now) { name, entry in
+            if logsTyped { events.record(typedEvent(name, entry)) }
             guard let tokens = followers[name] else { return }
             lineScratch.removeAll(keepingCapacity: true)
             ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
@@ -26,6 +28,7 @@ extension Daemon {
             }
         }
         for event in hits { events.record(event) }
+        statusMayHaveChanged()
         // One write per follower per batch of ticks, not one per entry.
         for connection in touched where connections[connection.token] != nil {
             service(connection)

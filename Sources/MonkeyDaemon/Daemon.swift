@@ -36,6 +36,11 @@ final class Daemon: @unchecked Sendable {
     /// Armed only while a connection holds half a line (Daemon+Idle.swift).
     var idleTimer: DispatchSourceTimer?
     var idleDeadline: UInt64?
+    /// sd_notify: the pending one-shot STATUS timer, what was last sent and when.
+    var statusTimer: DispatchSourceTimer?
+    var lastStatus: String?
+    var lastStatusTime: UInt64?
+    var watchdogTimer: DispatchSourceTimer?
 
     /// Reused for every read and every encoded entry line, so that the hot
     /// paths allocate nothing.
@@ -91,7 +96,9 @@ final class Daemon: @unchecked Sendable {
                 signalSources.append(source)
             }
             Syscalls.ignoreSignal(SIGPIPE)
-            notify(.ready, .status(statusLine))
+            notify(.ready)
+            sendStatus()
+            startWatchdog()
             events.log(.info, "listening on \(options.socketPath), state in \(options.stateDirectory)")
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import MonkeyCore
 import MonkeyShell
 import MonkeySystemd
@@ -7,6 +8,8 @@ import MonkeySystemd
 public enum MonkeyDaemon {
     public static func main(arguments: [String]) -> Never {
         Syscalls.lineBufferStandardStreams()
+        // Before any thread exists, so that all inherit the mask (see blockSignals).
+        Syscalls.blockSignals([SIGTERM, SIGINT, SIGHUP])
         let action: DaemonOptions.Action
         do {
             action = try DaemonOptions.parse(arguments, defaults: .current())
@@ -48,8 +51,8 @@ public enum MonkeyDaemon {
             throw StartupError("cannot create the state directory", error)
         }
         let listener = try openListener(options, configuration)
-        return try Daemon(
-            options: options, configuration: configuration, listener: listener, events: StandardErrorSink())
+        let events: EventSink = JournalSink.isReachable ? JournalSink() : StandardErrorSink()
+        return try Daemon(options: options, configuration: configuration, listener: listener, events: events)
     }
 
     /// The socket systemd passed, else one we bind ourselves.

@@ -68,3 +68,28 @@ extension String {
         String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 }
+
+extension Systemd {
+    /// Sends one structured entry to the journal (sd_journal_sendv(3)): each
+    /// field is `NAME=value`; values may hold any bytes, newlines included.
+    /// sd_journal_send is variadic, which Swift cannot call, hence the iovecs.
+    public static func sendToJournal(_ fields: [(name: String, value: String)]) throws(Failure) {
+        // One buffer for all fields keeps every iovec pointer valid for the call.
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for field in fields {
+            let start = bytes.count
+            bytes += field.name.utf8
+            bytes.append(UInt8(ascii: "="))
+            bytes += field.value.utf8
+            ranges.append(start..<bytes.count)
+        }
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            var vectors = ranges.map { range in
+                iovec(iov_base: buffer.baseAddress.map { $0 + range.lowerBound }, iov_len: range.count)
+            }
+            return sd_journal_sendv(&vectors, Int32(vectors.count))
+        }
+        if result < 0 { throw Failure(call: "sd_journal_sendv", errno: -result) }
+    }
+}

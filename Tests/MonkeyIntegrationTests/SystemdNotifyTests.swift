@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import MonkeyShell
+import Testing
+
+/// sd_notify as systemd hears it: datagrams on a NOTIFY_SOCKET owned by the test.
+@Suite("systemd notifications")
+struct SystemdNotifyTests {
+    @Test func statusFollowsTheSessionsAndIsSentOnlyWhenItChanges() throws {
+        let daemon = try DaemonProcess()
+        #expect(daemon.notify.waitFor("STATUS=") == "STATUS=0 sessions, 0 typing, 0 entries typed, 0 hits")
+        _ = try daemon.request("START busy interval=1ms")
+        var previous = try #require(daemon.notify.waitFor("STATUS=1 sessions, 1 typing"))
+        for _ in 0..<2 {
+            let next = try #require(daemon.notify.waitFor("STATUS="))
+            #expect(next != previous, "a STATUS is only sent when the summary changed")
+            #expect(next.hasPrefix("STATUS=1 sessions, 1 typing, "))
+            previous = next
+        }
+        _ = try daemon.request("STOP busy")
+        let stopped = try #require(daemon.notify.waitFor("STATUS=1 sessions, 0 typing"))
+        // Read-only requests and a reload change nothing: the next STATUS is the new session's.
+        _ = try daemon.request("STATUS")
+        kill(daemon.pid, SIGHUP)
+        _ = try #require(daemon.notify.waitFor("RELOADING=1"))
+        _ = try #require(daemon.notify.waitFor("READY=1"))
+        _ = try daemon.request("START idle interval=1h")
+        let totals = stopped.dropFirst("STATUS=1 sessions, 0 typing".count)
+        #expect(daemon.notify.waitFor("STATUS=") == "STATUS=2 sessions, 1 typing\(totals)")
+    }
+
+    @Test func watchdogIsPettedAtHalfItsInterval() throws {
+        let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "100000"])
+        for _ in 0..<5 { #expect(daemon.notify.waitFor("WATCHDOG=1") != nil) }
+    }
+
+    @Test func watchdogMeantForAnotherProcessIsIgnored() throws {
+        let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "20000", "WATCHDOG_PID": "1"])
+        _ = try daemon.request("START busy interval=1ms")
+        // Two status updates are at least a second apart: fifty pings had they been meant for us.
+        var messages: [String] = []
+        for _ in 0..<3 { messages.append(try #require(daemon.notify.waitFor("STATUS="))) }
+        #expect(!messages.contains { $0.contains("WATCHDOG") })
+        while let more = daemon.notify.receive(timeout: 0) { #expect(!more.contains("WATCHDOG")) }
+    }
+
+    @Test func reloadIsAnnouncedWithTheMonotonicClock() throws {
+        let daemon = try DaemonProcess()
+        let before = Syscalls.monotonicNanoseconds() / 1000
+        kill(daemon.pid, SIGHUP)
+        let reloading = try #require(daemon.notify.waitFor("RELOADING=1"))
+        let after = Syscalls.monotonicNanoseconds() / 1000
+        let assignments = reloading.split(separator: "\n")
+        let stamp = try #require(assignments.first { $0.hasPrefix("MONOTONIC_USEC=") })
+        let microseconds = try #require(UInt64(stamp.dropFirst("MONOTONIC_USEC=".count)))
+        #expect((before...after).contains(microseconds))
+        #expect(daemon.notify.waitFor("READY=1") != nil)
+        #expect(try daemon.request("PING") == ["OK pong"])
+    }
+
+    @Test func stoppingIsAnnouncedOnSIGTERM() throws {
+        let daemon = try DaemonProcess()
+        kill(daemon.pid, SIGTERM)
+        #expect(daemon.notify.waitFor("STOPPING=1") != nil)
+        #expect(try daemon.waitForExit() == 0)
+    }
+}
