@@ -1,0 +1,55 @@
+# bash completion for monkeyctl(1): subcommands, options, and session names
+# asked from the running daemon (nothing when it does not answer).
+
+_monkeyctl_sessions() {
+    local socket=() i
+    for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+        [[ ${COMP_WORDS[i]} == --socket ]] && socket=(--socket "${COMP_WORDS[i + 1]}")
+    done
+    monkeyctl "${socket[@]}" --json status 2>/dev/null |
+        sed -n 's/.*"name":"\([^"]*\)".*/\1/p'
+}
+
+_monkeyctl() {
+    local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
+    local subcommands="start stop set clear delete status log tail ping hello version help"
+    local common="--socket --json --help"
+    local subcommand="" i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+        --socket) ((i++)) ;;
+        -*) ;;
+        *) subcommand=${COMP_WORDS[i]}; break ;;
+        esac
+    done
+
+    case $previous in
+    --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
+    --target | --monkeys | --interval | --alphabet | -n) COMPREPLY=(); return ;;
+    esac
+
+    if [[ -z $subcommand ]]; then
+        if [[ $current == -* ]]; then
+            COMPREPLY=($(compgen -W "$common --version" -- "$current"))
+        else
+            COMPREPLY=($(compgen -W "$subcommands" -- "$current"))
+        fi
+        return
+    fi
+
+    local options=$common
+    case $subcommand in
+    start | set) options+=" --target --monkeys --interval --alphabet" ;;
+    log) options+=" -n" ;;
+    tail) options+=" -n -f --follow" ;;
+    help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;
+    ping | hello | version) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    esac
+    if [[ $current == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$current"))
+    else
+        COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current"))
+    fi
+}
+
+complete -F _monkeyctl monkeyctl

@@ -1,0 +1,40 @@
+# fish completion for monkeyctl(1): subcommands, options, and session names
+# asked from the running daemon (nothing when it does not answer).
+
+function __monkeyctl_sessions
+    set -l socket
+    set -l words (commandline -opc)
+    if set -l index (contains -i -- --socket $words)
+        set socket --socket $words[(math $index + 1)]
+    end
+    monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
+end
+
+set -l subcommands start stop set clear delete status log tail ping hello version help
+complete -c monkeyctl -f
+complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
+complete -c monkeyctl -l json -d 'print JSON Lines'
+complete -c monkeyctl -s h -l help -d 'show help'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -l version -d 'show the version'
+
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a start -d 'create a session if missing and start typing'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a stop -d 'stop typing; the log is kept'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a set -d 'change settings of a session'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a clear -d 'remove all entries'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a delete -d 'stop and remove a session'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a status -d 'show sessions'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a log -d 'print the retained entries'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail -d 'print the last entries; -f follows'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a version -d 'show the versions'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a help -d 'show help'
+
+complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail" -a '(__monkeyctl_sessions)' -d session
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l target -x -d 'text to look for'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l monkeys -x -d 'monkeys typing'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l interval -x -d 'time between ticks'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l alphabet -x -d 'the characters typed'
+complete -c monkeyctl -n "__fish_seen_subcommand_from log tail" -s n -x -d 'entries to print'
+complete -c monkeyctl -n "__fish_seen_subcommand_from tail" -s f -l follow -d 'keep printing new entries'
+complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"
