@@ -75,3 +75,5 @@ fuzz: $(FUZZ_DIR)/fuzz-core
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz-core \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus fuzz/corpus
+
+include packaging/install.mk
