@@ -34,7 +34,7 @@ install: release
 	$(INSTALL) -m 644 packaging/sysusers.d/monkeyd.conf $(DESTDIR)$(SYSUSERSDIR)/monkeyd.conf
 	$(INSTALL) -m 644 packaging/monkeyd.catalog $(DESTDIR)$(CATALOGDIR)/monkeyd.catalog
 	$(INSTALL) -m 644 packaging/monkeyd.conf $(DESTDIR)$(SYSCONFDIR)/monkeyd/monkeyd.conf
-	for page in $(MANPAGES); do $(INSTALL) -m 644 $$page $(DESTDIR)$(MANDIR)/man$${page##*.}/; done
+	for page in $(MANPAGES); do $(INSTALL) -m 644 $$page $(DESTDIR)$(MANDIR)/man$${page##*.}/ || exit 1; done
 	$(INSTALL) -m 644 packaging/completions/monkeyctl.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/monkeyctl
 	$(INSTALL) -m 644 packaging/completions/_monkeyctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/
@@ -59,3 +59,8 @@ deb:
 		packaging/debian/control >$(DEB_ROOT)/DEBIAN/control
 	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
 	@echo "built $(DEB)"
+
+## test-systemd: the end-to-end test under a booted systemd (root; see scripts/test-systemd).
+.PHONY: test-systemd
+test-systemd: deb
+	scripts/test-systemd $(DEB)

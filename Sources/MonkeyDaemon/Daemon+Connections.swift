@@ -145,7 +145,8 @@ extension Daemon {
         }
         let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         for event in reply.events { events.record(event) }
-        statusMayHaveChanged()
+        // Every change of state is an event; read-only requests leave the status alone.
+        if !reply.events.isEmpty { statusMayHaveChanged() }
         if !reply.records.isEmpty {
             connection.output.withBytes { output in
                 for record in reply.records { ResponseEncoder.append(record, to: &output) }

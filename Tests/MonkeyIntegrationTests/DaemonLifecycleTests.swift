@@ -115,6 +115,8 @@ struct DaemonLifecycleTests {
         _ = try connection.request("STOP s")
         // An open, quiet connection costs nothing either.
         _ = try connection.request("PING")
+        // The last STATUS= for systemd is sent up to a second after the change.
+        _ = daemon.notify.waitFor("STATUS=1 sessions, 0 typing")
         usleep(100_000)  // lets the threads that served the requests park
         let before = Self.contextSwitches(of: daemon.pid)
         usleep(500_000)  // a measurement window, not synchronisation
