@@ -63,4 +63,5 @@ deb:
 ## test-systemd: the end-to-end test under a booted systemd (root; see scripts/test-systemd).
 .PHONY: test-systemd
 test-systemd: deb
+	lintian --fail-on error,warning $(DEB)
 	scripts/test-systemd $(DEB)
