@@ -66,6 +66,15 @@ public enum MonkeyDaemon {
             throw StartupError("cannot read the sockets passed by systemd: \(error)")
         }
         if let fd = passed.first {
+            let isUsable: Bool
+            do {
+                isUsable = try Systemd.isListeningUnixSocket(fd)
+            } catch {
+                throw StartupError("cannot inspect the socket passed by systemd: \(error)")
+            }
+            guard isUsable else {
+                throw StartupError("the socket passed by systemd (fd \(fd)) is not a listening Unix stream socket")
+            }
             return try ListeningSocket.adopt(fd)
         }
         return try ListeningSocket.create(

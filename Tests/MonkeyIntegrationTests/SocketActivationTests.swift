@@ -15,7 +15,8 @@ struct SocketActivationTests {
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(path)
         os.chmod(path, 0o600)
-        listener.listen(16)
+        if os.environ.get("ACTIVATOR_LISTENS", "yes") == "yes":
+            listener.listen(16)
         if listener.fileno() != 3:
             os.dup2(listener.fileno(), 3)
         os.set_inheritable(3, True)
@@ -34,5 +35,23 @@ struct SocketActivationTests {
         #expect(try daemon.stop() == 0)
         #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "systemd owns the socket, not monkeyd")
         #expect(!daemon.standardError.contains("error"))
+    }
+
+    @Test func refusesAPassedSocketThatDoesNotListen() throws {
+        let directory = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            "-c", SocketActivationTests.activator, Binaries.monkeyd, "--socket", directory.path + "/monkeyd.sock",
+            "--state-dir", directory.path + "/state", "--config", "/dev/null",
+        ]
+        process.environment = ["ACTIVATOR_LISTENS": "no"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("is not a listening Unix stream socket"), "\(message)")
     }
 }
