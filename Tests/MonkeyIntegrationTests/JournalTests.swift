@@ -6,7 +6,11 @@ import Testing
 /// Events as journald stores them: a private systemd-journald started by
 /// `scripts/test-journald` in its own mount namespace, read back with
 /// `journalctl -o json`.
-@Suite("Journal entries", .enabled(if: getuid() == 0, "needs root for a private mount namespace"))
+@Suite(
+    "Journal entries",
+    .enabled(
+        if: getuid() == 0 && FileManager.default.fileExists(atPath: "/lib/systemd/systemd-journald"),
+        "needs root (for a private mount namespace) and systemd-journald"))
 struct JournalTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -71,7 +75,17 @@ struct JournalTests {
         #expect(reload["MESSAGE_ID"] == Event.Kind.reload.messageID)
         #expect(reload["MONKEY_CONFIG"]?.hasSuffix("/monkeyd.conf") == true)
         #expect(reload["MONKEY_SESSION"] == nil)
-        #expect(!entries.contains { $0["MONKEY_EVENT"] == "typed" }, "typed entries need log_typed = yes")
+        let reloadIndex = try #require(entries.firstIndex { $0["MONKEY_EVENT"] == "reload" })
+        #expect(
+            !entries[..<reloadIndex].contains { $0["MONKEY_EVENT"] == "typed" }, "typed entries need log_typed = yes")
+        let typed = try first("typed")
+        #expect(typed["MESSAGE_ID"] == Event.Kind.typed.messageID)
+        #expect(typed["PRIORITY"] == "7")
+        #expect(typed["MONKEY_SESSION"] == "typing")
+        #expect(typed["MONKEY_ENTRY_TEXT"] == "x")
+        #expect(typed["MONKEY_ENTRY_NUMBER"] == "1")
+        #expect(typed["MONKEY_ENTRY_ID"] == "1")
+        #expect(typed["MESSAGE"] == "typing: 1. x")
         #expect(entries.contains { $0["MESSAGE"] == "stopped" && $0["MESSAGE_ID"] == nil })
     }
 
