@@ -5,33 +5,24 @@ import MonkeySystemd
 /// What systemd hears from the daemon besides READY and STOPPING: a status
 /// line that follows the sessions, and the watchdog's keep-alive.
 extension Daemon {
-    /// The shortest time between two `STATUS=` updates.
-    static let statusPeriod: UInt64 = 1_000_000_000
-
     /// Called after anything that may change the summary. Arms a one-shot
     /// timer instead of sending at once, so that a busy daemon sends at most
     /// one status a second and an idle one arms nothing at all. The summary
     /// is only computed when the timer fires: it costs a pass over sessions.
     func statusMayHaveChanged() {
-        guard statusTimer == nil, !isShuttingDown else { return }
-        let earliest = (lastStatusTime ?? 0) + Daemon.statusPeriod
+        guard !isShuttingDown, let deadline = statusThrottle.noteChange(now: Daemon.now()) else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in self.sendStatus() }
-        timer.schedule(
-            deadline: DispatchTime(uptimeNanoseconds: max(earliest, Daemon.now())), leeway: .milliseconds(50))
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(50))
         timer.resume()
         statusTimer = timer
     }
 
-    /// Sends the summary if it differs from the last one sent.
+    /// Sends the summary now if it differs from the last one sent.
     func sendStatus() {
         statusTimer?.cancel()
         statusTimer = nil
-        let line = statusLine
-        guard line != lastStatus else { return }
-        lastStatus = line
-        lastStatusTime = Daemon.now()
-        notify(.status(line))
+        if let line = statusThrottle.fire(statusLine, now: Daemon.now()) { notify(.status(line)) }
     }
 
     /// Starts pinging the watchdog at half its interval when systemd asked

@@ -36,10 +36,9 @@ final class Daemon: @unchecked Sendable {
     /// Armed only while a connection holds half a line (Daemon+Idle.swift).
     var idleTimer: DispatchSourceTimer?
     var idleDeadline: UInt64?
-    /// sd_notify: the pending one-shot STATUS timer, what was last sent and when.
+    /// sd_notify: when to send STATUS= (the rules) and its pending one-shot timer.
+    var statusThrottle = StatusThrottle()
     var statusTimer: DispatchSourceTimer?
-    var lastStatus: String?
-    var lastStatusTime: UInt64?
     var watchdogTimer: DispatchSourceTimer?
 
     /// Reused for every read and every encoded entry line, so that the hot
