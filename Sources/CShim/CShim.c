@@ -1,4 +1,7 @@
 #define _GNU_SOURCE
+#include <sys/signalfd.h>
+#include <signal.h>
+#include <unistd.h>
 #include "CShim.h"
 #include <stdio.h>
 #include <errno.h>
@@ -59,4 +62,22 @@ int monkey_block_sigint(int block) {
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int monkey_signalfd(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int monkey_read_signal(int fd) {
+    struct signalfd_siginfo info;
+    for (;;) {
+        ssize_t count = read(fd, &info, sizeof info);
+        if (count == (ssize_t)sizeof info) return (int)info.ssi_signo;
+        if (count < 0 && errno == EINTR) continue;
+        if (count < 0 && errno == EAGAIN) return 0;
+        return -1;
+    }
 }

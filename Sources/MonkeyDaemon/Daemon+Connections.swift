@@ -21,6 +21,10 @@ extension Daemon {
             acceptConnections()
             return
         }
+        if token == Daemon.signalToken {
+            handleSignals()
+            return
+        }
         guard let connection = connections[token] else { return }
         if !readiness.isDisjoint(with: [.readable, .hangUp]) && connection.interest.readable {
             readRequests(connection)

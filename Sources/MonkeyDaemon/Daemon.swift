@@ -29,7 +29,8 @@ final class Daemon: @unchecked Sendable {
     var pollSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?
     var armedDeadline: UInt64?
-    var signalSources: [DispatchSourceSignal] = []
+    /// The signalfd of SIGTERM, SIGINT and SIGHUP (Daemon+Signals.swift).
+    var signalDescriptor: Int32?
     var isShuttingDown = false
     /// The listener is unwatched for a moment after accept failed (Daemon+Accept.swift).
     var isAcceptPaused = false
@@ -85,15 +86,7 @@ final class Daemon: @unchecked Sendable {
             tickTimer = timer
             rearmTimer()
 
-            for signal in [SIGTERM, SIGINT, SIGHUP] {
-                Syscalls.ignoreSignal(signal)
-                let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-                source.setEventHandler { [self] in
-                    if signal == SIGHUP { self.reload() } else { self.shutDown(signal: signal) }
-                }
-                source.resume()
-                signalSources.append(source)
-            }
+            watchSignals()
             Syscalls.ignoreSignal(SIGPIPE)
             notify(.ready)
             sendStatus()

@@ -9,7 +9,7 @@ public enum MonkeyDaemon {
     public static func main(arguments: [String]) -> Never {
         Syscalls.lineBufferStandardStreams()
         // Before any thread exists, so that all inherit the mask (see blockSignals).
-        Syscalls.blockSignals([SIGTERM, SIGINT, SIGHUP])
+        Syscalls.blockSignals(Daemon.handledSignals)
         let action: DaemonOptions.Action
         do {
             action = try DaemonOptions.parse(arguments, defaults: .current())
@@ -32,7 +32,9 @@ public enum MonkeyDaemon {
                 printError("monkeyd: \(error.message)")
                 Syscalls.exit(1)
             }
-            dispatchMain()
+            // Not dispatchMain(): on Linux it waits in sigsuspend with every
+            // signal unblocked, which steals SIGTERM and SIGHUP from the signalfd.
+            Syscalls.parkForever()
         }
     }
 

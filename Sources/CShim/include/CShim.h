@@ -31,4 +31,10 @@ int monkey_wait_readable_unblocking_sigint(int fd);
 /// Blocks SIGINT in the calling thread (pthread_sigmask); returns 0 or -1.
 int monkey_block_sigint(int block);
 
+/// signalfd(-1, {signals}, SFD_NONBLOCK | SFD_CLOEXEC); returns the fd, or -1.
+int monkey_signalfd(const int *signals, int count);
+
+/// Reads one signal from a signalfd: its number, 0 when none is pending, or -1.
+int monkey_read_signal(int fd);
+
 #endif
