@@ -42,7 +42,7 @@ public enum MonkeyControl {
         }
         let socketPath =
             invocation.socketPath
-            ?? DefaultPaths.resolve(uid: Syscalls.effectiveUserID(), environment: { environment[$0] }).socket
+            ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
         let formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
         try Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter).run()

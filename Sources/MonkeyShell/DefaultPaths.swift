@@ -8,6 +8,21 @@ public struct DefaultPaths: Sendable, Equatable {
     public let stateDirectory: String
     public let configuration: String
 
+    /// The system daemon's socket (as root, or under systemd).
+    public static let systemSocket = "/run/monkeyd/monkeyd.sock"
+
+    /// The socket a client uses: as the daemon's default, except that a user
+    /// without a daemon of their own reaches the system daemon, as members
+    /// of group monkeyd expect.
+    public static func clientSocket(
+        uid: UInt32, environment: (String) -> String?, isSocket: (String) -> Bool = Syscalls.isSocket
+    ) -> String {
+        let own = resolve(uid: uid, environment: environment).socket
+        let isExplicit = environment("MONKEYD_SOCKET").map { !$0.isEmpty } ?? false
+        if isExplicit || uid == 0 || isSocket(own) || !isSocket(systemSocket) { return own }
+        return systemSocket
+    }
+
     /// The defaults for this process's user and environment.
     public static func current() -> DefaultPaths {
         resolve(uid: Syscalls.effectiveUserID(), environment: Syscalls.environment)
