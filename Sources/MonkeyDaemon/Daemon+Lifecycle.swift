@@ -13,6 +13,7 @@ extension Daemon {
             let loaded = try MonkeyDaemon.loadConfiguration(options)
             configuration = loaded
             engine.update(loaded.limits)
+            store.syncInterval = loaded.syncInterval
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,
@@ -33,6 +34,7 @@ extension Daemon {
         poller.remove(listener.fd)
         Syscalls.close(listener.fd)
         tickTimer?.cancel()
+        flushStore()
         for connection in connections.values {
             if connection.isTailing || connection.stream != nil {
                 connection.followedSession = nil

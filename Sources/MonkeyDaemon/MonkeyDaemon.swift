@@ -40,9 +40,12 @@ public enum MonkeyDaemon {
         } catch {
             throw StartupError("cannot create the state directory", error)
         }
+        let events = StandardErrorSink()
+        let (store, restored) = try openStore(options, configuration, events: events)
         let listener = try openListener(options, configuration)
         return try Daemon(
-            options: options, configuration: configuration, listener: listener, events: StandardErrorSink())
+            options: options, configuration: configuration, listener: listener, events: events, store: store,
+            restoring: restored)
     }
 
     /// The socket systemd passed, else one we bind ourselves.
