@@ -87,11 +87,15 @@ final class DaemonProcess {
     private let errorPipe = Pipe()
     private let errorLog = ErrorLog()
 
-    init(configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `stateDirectory` lets a test restart a daemon on the state another left.
+    init(
+        configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        stateDirectory: String? = nil
+    ) throws {
         socketPath = directory.path + "/monkeyd.sock"
-        stateDirectory = directory.path + "/state"
+        self.stateDirectory = stateDirectory ?? directory.path + "/state"
         notify = try NotifyListener(path: directory.path + "/notify.sock")
-        var arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+        var arguments = ["--socket", socketPath, "--state-dir", self.stateDirectory] + arguments
         let configurationPath = directory.path + "/monkeyd.conf"
         try (configuration ?? "").write(toFile: configurationPath, atomically: true, encoding: .utf8)
         arguments += ["--config", configurationPath]
