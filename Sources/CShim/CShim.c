@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <errno.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -36,4 +37,8 @@ int monkey_accept_nonblocking(int fd) {
 
 long monkey_getrandom(void *buffer, unsigned long length) {
     return (long)getrandom(buffer, length, 0);
+}
+
+int monkey_syncfs(int fd) {
+    return syncfs(fd);
 }

@@ -29,8 +29,9 @@ extension FileStore {
         try replaceFile(entriesPath(name), with: bytes, what: "the entries of session \(name)")
     }
 
-    /// Appends the buffered records after the last good one, then syncs.
-    func appendPending(_ files: SessionFiles, to name: SessionName) throws(StorageError) {
+    /// Appends the buffered records after the last good one, then syncs
+    /// them unless the caller syncs the whole file system afterwards.
+    func appendPending(_ files: SessionFiles, to name: SessionName, syncing: Bool) throws(StorageError) {
         let path = entriesPath(name)
         do throws(SystemError) {
             let fd = try Syscalls.open(path, .writeCreating)
@@ -41,7 +42,7 @@ extension FileStore {
                     try Syscalls.truncate(fd, to: files.length + files.pending.count)
                     files.mayHaveGarbage = false
                 }
-                try Syscalls.synchronizeData(fd)
+                if syncing { try Syscalls.synchronizeData(fd) }
             } catch {
                 // A partial record must not stay where the next one would follow it.
                 files.mayHaveGarbage = true
@@ -60,6 +61,17 @@ extension FileStore {
             try Syscalls.synchronize(fd)
         } catch {
             throw StorageError("cannot sync the directory \(directory): \(error.reason)")
+        }
+    }
+
+    /// One `syncfs` for every file written since the last.
+    func syncFileSystem() throws(StorageError) {
+        do {
+            let fd = try Syscalls.open(directory, .directory)
+            defer { Syscalls.close(fd) }
+            try Syscalls.synchronizeFileSystem(fd)
+        } catch {
+            throw StorageError("cannot sync the file system of \(directory): \(error.reason)")
         }
     }
 

@@ -149,11 +149,17 @@ final class FileStore: SessionStore {
 
     // MARK: Syncing
 
+    /// Above this many sessions to sync, appends are written first and made
+    /// durable by one `syncfs` instead of one `fdatasync` each.
+    static let batchThreshold = 2
+
     /// Writes and syncs everything buffered; what fails stays buffered for
-    /// the next call.
+    /// the next call (appends are written again at the same offset).
     func sync() {
         var replacedFiles = false
         var failure: String?
+        let batched = dirty.count > FileStore.batchThreshold
+        var appended: [(SessionName, SessionFiles)] = []
         for name in dirty.sorted() {
             guard let files = sessions[name] else {
                 dirty.remove(name)
@@ -171,35 +177,44 @@ final class FileStore: SessionStore {
                 }
                 if files.replacesFile {
                     try replaceEntriesFile(name, with: files.pending)
-                    files.length = files.pending.count
-                    files.recordCount = files.pendingCount
+                    files.length = 0
+                    files.recordCount = 0
                     files.mayHaveGarbage = false
                     replacedFiles = true
                 } else if files.pendingCount > 0 {
-                    try appendPending(files, to: name)
-                    files.length += files.pending.count
-                    files.recordCount += files.pendingCount
+                    try appendPending(files, to: name, syncing: !batched)
+                    if batched {
+                        appended.append((name, files))
+                        continue
+                    }
                 }
-                files.pending = []
-                files.pendingCount = 0
-                files.replacesFile = false
-                dirty.remove(name)
+                written(files, name)
             } catch {
                 failure = failure ?? "cannot write the entries of session \(name): \(error.message)"
             }
         }
-        if replacedFiles {
-            do {
-                try syncDirectory()
-            } catch {
-                failure = failure ?? error.message
-            }
+        do {
+            if !appended.isEmpty { try syncFileSystem() }
+            for (name, files) in appended { written(files, name) }
+            if replacedFiles { try syncDirectory() }
+        } catch {
+            failure = failure ?? error.message
         }
         if let failure {
             _ = noteFailure(failure)
         } else {
             noteSuccess()
         }
+    }
+
+    /// The buffered records are on disk: the file now ends after them.
+    private func written(_ files: SessionFiles, _ name: SessionName) {
+        files.length += files.pending.count
+        files.recordCount += files.pendingCount
+        files.pending = []
+        files.pendingCount = 0
+        files.replacesFile = false
+        dirty.remove(name)
     }
 
     /// At a clean shutdown: syncs, then writes each session's exact state so

@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 
 /// Files of the state directory: writing records, syncing them, replacing
@@ -128,4 +129,14 @@ extension Syscalls {
 extension SystemError {
     /// The system's sentence for the errno alone, such as "No space left on device".
     public var reason: String { String(cString: strerror(errno)) }
+}
+
+extension Syscalls {
+    /// `syncfs(2)`: everything written to the file system holding `fd`
+    /// reaches the disk, in one call instead of one `fdatasync` per file.
+    public static func synchronizeFileSystem(_ fd: Int32) throws(SystemError) {
+        while monkey_syncfs(fd) != 0 {
+            if errno != EINTR { throw SystemError("syncfs") }
+        }
+    }
 }

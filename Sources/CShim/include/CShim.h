@@ -22,4 +22,7 @@ int monkey_accept_nonblocking(int fd);
 /// getrandom(buffer, length, 0); Glibc's module hides it.
 long monkey_getrandom(void *buffer, unsigned long length);
 
+/// syncfs(fd); Glibc's module hides it.
+int monkey_syncfs(int fd);
+
 #endif
