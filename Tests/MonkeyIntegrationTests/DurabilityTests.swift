@@ -181,4 +181,36 @@ struct DurabilityTests {
         let last = try #require(entries.last?.id)
         #expect(entries.map(\.id) == Array((last - 49)...last))
     }
+
+    /// Context switches of all the daemon's threads, and how many threads.
+    static func wakeUps(_ pid: Int32) -> (switches: Int, threads: Int) {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var switches = 0
+        for task in tasks {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                switches += Int(line.split(separator: "\t").last ?? "") ?? 0
+            }
+        }
+        return (switches, tasks.count)
+    }
+
+    @Test func anIdleDaemonDoesNotWakeUpToSync() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n", stateDirectory: state.path)
+        _ = try daemon.request("START s interval=1ms")
+        #expect(try eventually { try Int(Self.status(daemon, "s")["typed"] ?? "") ?? 0 > 50 })
+        _ = try daemon.request("STOP s")
+        let typed = try Int(Self.status(daemon, "s")["typed"] ?? "") ?? 0
+        // Synced: the file holds every entry (26 bytes each with one monkey).
+        #expect(
+            eventually {
+                let size = try? FileManager.default.attributesOfItem(atPath: entriesPath(state, "s"))[.size] as? Int
+                return size == 8 + 26 * typed
+            })
+        let before = Self.wakeUps(daemon.pid)
+        usleep(300_000)  // an observation window of 15 sync intervals, not synchronisation
+        let after = Self.wakeUps(daemon.pid)
+        #expect(after.threads != before.threads || after.switches == before.switches, "\(before) then \(after)")
+    }
 }
