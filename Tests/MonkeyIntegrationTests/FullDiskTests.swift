@@ -80,4 +80,28 @@ struct FullDiskTests {
         #expect(!again.standardError.contains("cut the file"))
         #expect(try again.stop() == 0)
     }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func aReadOnlyStateDirectoryAnswersStorageErrorAndRecovers() throws {
+        let mountPoint = TemporaryDirectory()
+        try #require(
+            try Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m,mode=0755", "monkeyd-test", mountPoint.path])
+                == 0, "cannot mount a tmpfs")
+        defer { _ = try? Self.run("/usr/bin/umount", ["-l", mountPoint.path]) }
+        let daemon = try DaemonProcess(
+            configuration: "sync_interval = 20ms\n", stateDirectory: mountPoint.path + "/state")
+        _ = try daemon.request("START s interval=1ms")
+        #expect(try eventually { try Self.typed(daemon) > 50 })
+        try #require(try Self.run("/usr/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0)
+        let refusal = try daemon.request("CLEAR s")
+        #expect(refusal.last?.hasPrefix("ERR storage-error") == true, "\(refusal)")
+        #expect(refusal.last?.contains("Read-only file system") == true, "\(refusal)")
+        let typedWhenReadOnly = try Self.typed(daemon)
+        #expect(typedWhenReadOnly > 50, "CLEAR was not made")
+        #expect(try eventually { try Self.typed(daemon) > typedWhenReadOnly + 200 })
+        #expect(Self.occurrences("storage trouble", in: daemon.standardError) == 1, "\(daemon.standardError)")
+        try #require(try Self.run("/usr/bin/mount", ["-o", "remount,rw", mountPoint.path]) == 0)
+        #expect(eventually { daemon.standardError.contains("storage recovered") })
+        #expect(try daemon.request("CLEAR s") == ["OK cleared s"])
+    }
 }
