@@ -11,6 +11,34 @@ extension FileStore {
         if syncingDirectory { try syncDirectory() }
     }
 
+    /// Writes a state file as its temporary file, to be installed later.
+    func writeTemporaryState(_ stored: StoredSession, syncing: Bool) throws(StorageError) {
+        let path = statePath(stored.snapshot.name) + ".tmp"
+        do {
+            let fd = try Syscalls.open(path, .writeTruncating)
+            defer { Syscalls.close(fd) }
+            try Syscalls.write(fd, StateFile.encode(stored), at: 0)
+            if syncing { try Syscalls.synchronizeData(fd) }
+        } catch {
+            _ = try? Syscalls.removeFile(path)
+            throw StorageError("cannot write the state of session \(stored.snapshot.name) to \(path): \(error.reason)")
+        }
+    }
+
+    /// Renames a written and synced temporary state file into place.
+    func installTemporaryState(_ name: SessionName) throws(StorageError) {
+        let path = statePath(name)
+        do {
+            try Syscalls.rename(path + ".tmp", to: path)
+        } catch {
+            throw StorageError("cannot replace \(path): \(error.reason)")
+        }
+    }
+
+    func discardTemporaryState(_ name: SessionName) {
+        _ = try? Syscalls.removeFile(statePath(name) + ".tmp")
+    }
+
     /// Truncates the entries file to its header (creating it if needed).
     func writeFreshEntriesFile(_ name: SessionName) throws(StorageError) {
         let path = entriesPath(name)

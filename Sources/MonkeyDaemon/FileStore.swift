@@ -155,11 +155,16 @@ final class FileStore: SessionStore {
 
     /// Writes and syncs everything buffered; what fails stays buffered for
     /// the next call (appends are written again at the same offset).
+    ///
+    /// Many sessions are synced together: appends and new reservations are
+    /// written first, made durable by one `syncfs`, and only then are the
+    /// state files renamed into place and the directory synced once.
     func sync() {
-        var replacedFiles = false
         var failure: String?
+        var replacedFiles = false
         let batched = dirty.count > FileStore.batchThreshold
         var appended: [(SessionName, SessionFiles)] = []
+        var reservations: [(SessionFiles, StoredSession)] = []
         for name in dirty.sorted() {
             guard let files = sessions[name] else {
                 dirty.remove(name)
@@ -170,10 +175,8 @@ final class FileStore: SessionStore {
                     let stored = StoredSession.reserving(
                         snapshot, ahead: reservationSize(snapshot.settings.interval),
                         current: files.written.reservedID)
-                    try writeState(stored, syncingDirectory: false)
-                    files.written = stored
-                    files.wantedReservation = nil
-                    replacedFiles = true
+                    try writeTemporaryState(stored, syncing: !batched)
+                    reservations.append((files, stored))
                 }
                 if files.replacesFile {
                     try replaceEntriesFile(name, with: files.pending)
@@ -194,10 +197,15 @@ final class FileStore: SessionStore {
             }
         }
         do {
-            if !appended.isEmpty { try syncFileSystem() }
+            if batched && !(appended.isEmpty && reservations.isEmpty) { try syncFileSystem() }
             for (name, files) in appended { written(files, name) }
+            replacedFiles = try install(reservations) || replacedFiles
             if replacedFiles { try syncDirectory() }
         } catch {
+            for (files, stored) in reservations where files.wantedReservation != nil {
+                discardTemporaryState(stored.snapshot.name)
+                dirty.insert(stored.snapshot.name)
+            }
             failure = failure ?? error.message
         }
         if let failure {
@@ -205,6 +213,17 @@ final class FileStore: SessionStore {
         } else {
             noteSuccess()
         }
+    }
+
+    /// Renames state files written and synced as temporary files into
+    /// place; true if any was. The caller syncs the directory.
+    private func install(_ states: [(SessionFiles, StoredSession)]) throws(StorageError) -> Bool {
+        for (files, stored) in states {
+            try installTemporaryState(stored.snapshot.name)
+            files.written = stored
+            files.wantedReservation = nil
+        }
+        return !states.isEmpty
     }
 
     /// The buffered records are on disk: the file now ends after them.
@@ -218,23 +237,26 @@ final class FileStore: SessionStore {
     }
 
     /// At a clean shutdown: syncs, then writes each session's exact state so
-    /// that the next start continues without a gap.
+    /// that the next start continues without a gap (all state files synced
+    /// together).
     func close(_ snapshots: [SessionSnapshot]) {
         sync()
+        var states: [(SessionFiles, StoredSession)] = []
         var failure: String?
         for snapshot in snapshots where !dirty.contains(snapshot.name) {
             guard let files = sessions[snapshot.name] else { continue }
             let stored = StoredSession.exact(snapshot)
             guard stored != files.written else { continue }
             do {
-                try writeState(stored, syncingDirectory: false)
-                files.written = stored
+                try writeTemporaryState(stored, syncing: false)
+                states.append((files, stored))
             } catch {
                 failure = failure ?? error.message
             }
         }
         do {
-            try syncDirectory()
+            if !states.isEmpty { try syncFileSystem() }
+            if try install(states) { try syncDirectory() }
         } catch {
             failure = failure ?? error.message
         }
