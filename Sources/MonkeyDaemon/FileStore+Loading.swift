@@ -16,6 +16,7 @@ extension FileStore {
         }
         var loaded: [Session] = []
         var stateNames = Set<String>()
+        var buffer: [UInt8] = []
         for file in names.sorted() {
             if file.hasSuffix(".tmp") {
                 // A write a crash interrupted: the file it was to replace is intact.
@@ -30,7 +31,7 @@ extension FileStore {
                 continue
             }
             do {
-                loaded.append(try loadSession(name, retention: retention))
+                loaded.append(try loadSession(name, retention: retention, buffer: &buffer))
             } catch {
                 setAside(name, because: error.message)
             }
@@ -45,7 +46,9 @@ extension FileStore {
         return loaded
     }
 
-    private func loadSession(_ name: SessionName, retention: Int) throws(StorageError) -> Session {
+    private func loadSession(_ name: SessionName, retention: Int, buffer: inout [UInt8]) throws(StorageError)
+        -> Session
+    {
         let stored: StoredSession
         do {
             guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
@@ -62,16 +65,20 @@ extension FileStore {
             throw StorageError("\(error)")
         }
         let path = entriesPath(name)
-        let bytes: [UInt8]
+        let fileLength: Int
         do {
-            bytes = try Syscalls.readWholeFile(path, limit: Int.max) ?? []
+            fileLength = try Syscalls.readWholeFile(path, into: &buffer, limit: Int.max) ?? 0
         } catch {
             throw StorageError("cannot read \(path): \(error.reason)")
         }
-        let contents = EntryFile.decode(bytes, keepingLast: retention, keepingFromID: stored.snapshot.nextID)
+        let contents = buffer.withUnsafeBytes { raw in
+            EntryFile.decode(
+                UnsafeRawBufferPointer(rebasing: raw[..<fileLength]), keepingLast: retention,
+                keepingFromID: stored.snapshot.nextID)
+        }
         var length = contents.validLength
-        if contents.damage != nil || bytes.count < EntryFile.header.count {
-            length = try cutEntriesFile(name, contents, fileLength: bytes.count)
+        if contents.damage != nil || fileLength < EntryFile.header.count {
+            length = try cutEntriesFile(name, contents, fileLength: fileLength)
         }
         sessions[name] = SessionFiles(written: stored, length: length, recordCount: contents.recordCount)
         return stored.restoredSession(entries: contents.entries, retention: retention)

@@ -98,8 +98,13 @@ extension Syscalls {
         return names
     }
 
-    /// Reads a whole file of any size (up to `limit` bytes); nil if it does not exist.
-    public static func readWholeFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
+    /// Reads a whole file of any size (up to `limit` bytes) into `buffer`,
+    /// which grows as needed and is reused across calls so that reading
+    /// many files costs no fresh memory each; returns the file's length, or
+    /// nil if it does not exist.
+    public static func readWholeFile(_ path: String, into buffer: inout [UInt8], limit: Int) throws(SystemError)
+        -> Int?
+    {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -110,10 +115,10 @@ extension Syscalls {
         guard fstat(fd, &info) == 0 else { throw SystemError("fstat \(path)") }
         let size = Int(info.st_size)
         guard size <= limit else { throw SystemError("read \(path)", errno: EFBIG) }
-        var contents = [UInt8](repeating: 0, count: size)
+        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
         var done = 0
         while done < size {
-            let count = contents.withUnsafeMutableBytes { raw in
+            let count = buffer.withUnsafeMutableBytes { raw in
                 pread(fd, raw.baseAddress.map { $0 + done }, size - done, off_t(done))
             }
             if count < 0 && errno == EINTR { continue }
@@ -121,8 +126,14 @@ extension Syscalls {
             if count == 0 { break }
             done += count
         }
-        if done < size { contents.removeLast(size - done) }
-        return contents
+        return done
+    }
+
+    /// Reads a whole file of any size (up to `limit` bytes); nil if it does not exist.
+    public static func readWholeFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
+        var buffer: [UInt8] = []
+        guard let count = try readWholeFile(path, into: &buffer, limit: limit) else { return nil }
+        return Array(buffer[..<count])
     }
 }
 

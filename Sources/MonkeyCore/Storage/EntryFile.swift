@@ -165,8 +165,6 @@ extension EntryFile {
     static func integer<Value: FixedWidthInteger>(_ type: Value.Type, _ bytes: UnsafeRawBufferPointer, at offset: Int)
         -> Value
     {
-        var value: Value = 0
-        for index in 0..<(Value.bitWidth / 8) { value |= Value(bytes[offset + index]) << (8 * index) }
-        return value
+        Value(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Value.self))
     }
 }
