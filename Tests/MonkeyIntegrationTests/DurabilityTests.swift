@@ -211,6 +211,8 @@ struct DurabilityTests {
         let before = Self.wakeUps(daemon.pid)
         usleep(300_000)  // an observation window of 15 sync intervals, not synchronisation
         let after = Self.wakeUps(daemon.pid)
-        #expect(after.threads != before.threads || after.switches == before.switches, "\(before) then \(after)")
+        // A sync timer left running would switch at least 15 times; a few
+        // switches are the daemon finishing the last request under load.
+        #expect(after.threads != before.threads || after.switches - before.switches < 5, "\(before) then \(after)")
     }
 }
