@@ -43,7 +43,35 @@ extension FileStore {
             _ = try? Syscalls.removeFile("\(directory)/\(file)")
             report(.notice, "removed \(directory)/\(file), left over from a deleted session")
         }
+        reserveAhead(loaded.filter(\.isTyping).map(\.snapshot))
         return loaded
+    }
+
+    /// Sessions that type again need ids reserved before their first tick:
+    /// done here for all of them in one batch rather than one by one, each
+    /// with its own syncs, on the first ticks.
+    private func reserveAhead(_ snapshots: [SessionSnapshot]) {
+        var states: [(SessionFiles, StoredSession)] = []
+        do {
+            for snapshot in snapshots {
+                guard let files = sessions[snapshot.name] else { continue }
+                let stored = StoredSession.reserving(
+                    snapshot, ahead: reservationSize(snapshot.settings.interval), current: files.written.reservedID)
+                try writeTemporaryState(stored, syncing: false)
+                states.append((files, stored))
+            }
+            guard !states.isEmpty else { return }
+            try syncFileSystem()
+            for (files, stored) in states {
+                try installTemporaryState(stored.snapshot.name)
+                files.written = stored
+            }
+            try syncDirectory()
+        } catch {
+            // The first ticks reserve one by one, as they would have anyway.
+            for (_, stored) in states { discardTemporaryState(stored.snapshot.name) }
+            _ = noteFailure(error.message)
+        }
     }
 
     private func loadSession(_ name: SessionName, retention: Int, buffer: inout [UInt8]) throws(StorageError)

@@ -215,4 +215,33 @@ struct DurabilityTests {
         // switches are the daemon finishing the last request under load.
         #expect(after.threads != before.threads || after.switches - before.switches < 5, "\(before) then \(after)")
     }
+
+    /// The values of a state file's lines.
+    static func stateFile(_ state: TemporaryDirectory, _ session: String) throws -> [String: String] {
+        let text = try String(contentsOfFile: "\(state.path)/sessions/\(session).state", encoding: .utf8)
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        return values
+    }
+
+    @Test func idsAreReservedAheadBeforeATypingSessionTypesAgain() throws {
+        let state = TemporaryDirectory()
+        let first = try DaemonProcess(stateDirectory: state.path)
+        _ = try first.request("START slow interval=1h")
+        _ = try first.request("START idle interval=1h")
+        _ = try first.request("STOP idle")
+        #expect(try first.stop() == 0)
+        let cleanly = try Self.stateFile(state, "slow")
+        #expect(cleanly["reserved_id"] == cleanly["next_id"], "a clean shutdown reserves nothing beyond")
+
+        let second = try DaemonProcess(stateDirectory: state.path)
+        let slow = try Self.stateFile(state, "slow")
+        let idle = try Self.stateFile(state, "idle")
+        #expect((UInt64(slow["reserved_id"] ?? "") ?? 0) > (UInt64(slow["next_id"] ?? "") ?? 0))
+        #expect(idle["reserved_id"] == idle["next_id"], "a stopped session needs no reservation")
+        #expect(try second.stop() == 0)
+    }
 }
