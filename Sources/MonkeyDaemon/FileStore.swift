@@ -33,6 +33,8 @@ final class FileStore: SessionStore {
         var wantedReservation: SessionSnapshot?
         /// A failed write may have left bytes past `length`.
         var mayHaveGarbage = false
+        /// Reserving at a tick failed: retried at each sync, not at each tick.
+        var reservationFailing = false
 
         init(written: StoredSession, length: Int, recordCount: Int) {
             self.written = written
@@ -91,6 +93,7 @@ final class FileStore: SessionStore {
             try writeState(stored, syncingDirectory: true)
             files.written = stored
             files.wantedReservation = nil
+            files.reservationFailing = false
         } else {
             // A new session starts with an empty entries file, whatever a crash left behind.
             try writeFreshEntriesFile(name)
@@ -129,7 +132,7 @@ final class FileStore: SessionStore {
             files.replacesFile = true
         }
         let reserved = files.written.reservedID
-        if entry.id >= reserved {
+        if entry.id >= reserved && !files.reservationFailing {
             // About to hand out an id that a crash could give again: reserve now.
             do {
                 let stored = StoredSession.reserving(
@@ -139,6 +142,8 @@ final class FileStore: SessionStore {
                 files.wantedReservation = nil
             } catch {
                 files.wantedReservation = session.snapshot
+                files.reservationFailing = true
+                _ = noteFailure(error.message)
             }
         } else if files.wantedReservation == nil
             && entry.id + reservationSize(session.settings.interval) / 2 >= reserved
@@ -222,6 +227,7 @@ final class FileStore: SessionStore {
             try installTemporaryState(stored.snapshot.name)
             files.written = stored
             files.wantedReservation = nil
+            files.reservationFailing = false
         }
         return !states.isEmpty
     }
