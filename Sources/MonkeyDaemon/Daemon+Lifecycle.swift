@@ -34,7 +34,6 @@ extension Daemon {
         poller.remove(listener.fd)
         Syscalls.close(listener.fd)
         tickTimer?.cancel()
-        flushStore()
         for connection in connections.values {
             if connection.isTailing || connection.stream != nil {
                 connection.followedSession = nil
@@ -45,6 +44,7 @@ extension Daemon {
             Syscalls.shutdownWrite(connection.fd)
             close(connection)
         }
+        flushStore()
         if let path = listener.createdPath {
             do {
                 try Syscalls.unlink(path)
