@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <pthread.h>
+#include <unistd.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -80,4 +81,8 @@ int monkey_read_signal(int fd) {
         if (count < 0 && errno == EAGAIN) return 0;
         return -1;
     }
+}
+
+int monkey_syncfs(int fd) {
+    return syncfs(fd);
 }

@@ -13,6 +13,7 @@ extension Daemon {
             let loaded = try MonkeyDaemon.loadConfiguration(options)
             configuration = loaded
             engine.update(loaded.limits)
+            store.syncInterval = loaded.syncInterval
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,
@@ -46,6 +47,7 @@ extension Daemon {
             Syscalls.shutdownWrite(connection.fd)
             close(connection)
         }
+        flushStore()
         if let path = listener.createdPath {
             do {
                 try Syscalls.unlink(path)

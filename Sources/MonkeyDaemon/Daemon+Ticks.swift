@@ -33,6 +33,7 @@ extension Daemon {
         for connection in touched where connections[connection.token] != nil {
             service(connection)
         }
+        armSyncTimer()
         rearmTimer()
     }
 

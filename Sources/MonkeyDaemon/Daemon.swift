@@ -12,7 +12,7 @@ final class Daemon: @unchecked Sendable {
     let options: DaemonOptions
     var configuration: Configuration
     var engine: Engine
-    let store: any SessionStore
+    let store: FileStore
     let events: EventSink
     let poller: Poller
     let listener: ListeningSocket
@@ -31,6 +31,9 @@ final class Daemon: @unchecked Sendable {
     var armedDeadline: UInt64?
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (Daemon+Signals.swift).
     var signalDescriptor: Int32?
+    /// Syncs typed entries to disk; armed only while some are waiting.
+    var syncTimer: DispatchSourceTimer?
+    var isSyncArmed = false
     var isShuttingDown = false
     /// The listener is unwatched for a moment after accept failed (Daemon+Accept.swift).
     var isAcceptPaused = false
@@ -47,19 +50,22 @@ final class Daemon: @unchecked Sendable {
     var readBuffer = [UInt8](repeating: 0, count: 65536)
     var lineScratch: [UInt8] = []
 
-    init(options: DaemonOptions, configuration: Configuration, listener: ListeningSocket, events: EventSink)
-        throws(StartupError)
-    {
+    init(
+        options: DaemonOptions, configuration: Configuration, listener: ListeningSocket, events: EventSink,
+        store: FileStore, restoring restored: [Session]
+    ) throws(StartupError) {
         self.options = options
         self.configuration = configuration
         self.listener = listener
         self.events = events
-        self.store = EphemeralStore()
+        self.store = store
         self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed(), store: store)
         self.privilegedGroup = Syscalls.groupID(named: configuration.socketGroup)
         self.ownUserID = Syscalls.effectiveUserID()
         engine.accessRule =
             "only root, the daemon's user (uid \(ownUserID)) and members of group \(configuration.socketGroup) may"
+        let now = Daemon.now()
+        for session in restored { events.record(engine.restore(session, now: now)) }
         do {
             self.poller = try Poller()
             try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)

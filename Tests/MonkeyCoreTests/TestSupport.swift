@@ -72,7 +72,7 @@ final class TestStore: SessionStore {
         deleted.append(name)
     }
 
-    func append(_ entry: Entry, to name: SessionName) {
+    func append(_ entry: Entry, to session: Session) {
         appended.append(entry)
     }
 }

@@ -97,14 +97,15 @@ final class DaemonProcess {
 
     /// `launcher` runs the daemon through another program that execs it
     /// (like `prlimit --nofile=32:32`), so that the pid stays the daemon's.
+    /// `stateDirectory` lets a test restart a daemon on the state another left.
     init(
         configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-        launcher: [String] = []
+        launcher: [String] = [], stateDirectory: String? = nil
     ) throws {
         socketPath = directory.path + "/monkeyd.sock"
-        stateDirectory = directory.path + "/state"
+        self.stateDirectory = stateDirectory ?? directory.path + "/state"
         notify = try NotifyListener(path: directory.path + "/notify.sock")
-        var arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+        var arguments = ["--socket", socketPath, "--state-dir", self.stateDirectory] + arguments
         let configurationPath = directory.path + "/monkeyd.conf"
         try (configuration ?? "").write(toFile: configurationPath, atomically: true, encoding: .utf8)
         arguments += ["--config", configurationPath]

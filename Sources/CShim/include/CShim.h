@@ -37,4 +37,7 @@ int monkey_signalfd(const int *signals, int count);
 /// Reads one signal from a signalfd: its number, 0 when none is pending, or -1.
 int monkey_read_signal(int fd);
 
+/// syncfs(fd); Glibc's module hides it.
+int monkey_syncfs(int fd);
+
 #endif

@@ -107,7 +107,7 @@ public struct Engine {
             if next <= now { next = now + interval }
             sessions[name]?.due = next
             rescheduled.append((name, next))
-            store.append(entry, to: name)
+            if let session = sessions[name]?.session { store.append(entry, to: session) }
             delivered(name, entry)
             if entry.isHit { events.append(hitEvent(name, entry)) }
         }

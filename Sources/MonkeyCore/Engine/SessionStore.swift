@@ -8,8 +8,10 @@ public protocol SessionStore: AnyObject {
     func clear(_ snapshot: SessionSnapshot) throws(StorageError)
     /// Removes the session and its entries.
     func delete(_ name: SessionName) throws(StorageError)
-    /// Records a typed entry; it reaches the disk at the next sync.
-    func append(_ entry: Entry, to name: SessionName)
+    /// Records a typed entry, just typed by `session`; it reaches the disk at
+    /// the next sync. The session is passed so that a store can reserve ids
+    /// ahead and compact the file from the retained log.
+    func append(_ entry: Entry, to session: Session)
 }
 
 /// Why a change could not be made durable, in words for the operator.
@@ -28,5 +30,5 @@ public final class EphemeralStore: SessionStore {
     public func save(_ snapshot: SessionSnapshot) throws(StorageError) {}
     public func clear(_ snapshot: SessionSnapshot) throws(StorageError) {}
     public func delete(_ name: SessionName) throws(StorageError) {}
-    public func append(_ entry: Entry, to name: SessionName) {}
+    public func append(_ entry: Entry, to session: Session) {}
 }

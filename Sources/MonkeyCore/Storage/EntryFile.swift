@@ -1,0 +1,170 @@
+/// The format of a session's entries file: an 8-byte header, then one
+/// checksummed record per entry, appended in typing order.
+///
+/// A record is `length` (u32), `crc` (u32, CRC-32C of the length bytes and
+/// the payload), then the payload: `id` (u64), `number` (u64), `flags` (u8,
+/// bit 0 = hit) and the text in UTF-8. All integers are little-endian. The
+/// file holds one clear-epoch: CLEAR truncates it to its header.
+public enum EntryFile {
+    /// "MKYENT", a zero and the format version.
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x01]
+    static let recordHeaderLength = 8
+    static let fixedPayloadLength = 17
+    /// No text is longer than 1,000,000 monkeys of 4-byte characters; a
+    /// longer length field is damage, not a record.
+    public static let maximumPayloadLength = fixedPayloadLength + 4_000_000
+
+    /// Appends the record of one entry.
+    public static func appendRecord(_ entry: Entry, to output: inout [UInt8]) {
+        var text = entry.text
+        text.withUTF8 { textBytes in
+            let length = UInt32(fixedPayloadLength + textBytes.count)
+            let start = output.count
+            appendInteger(length, to: &output)
+            appendInteger(UInt32(0), to: &output)
+            appendInteger(entry.id, to: &output)
+            appendInteger(entry.number, to: &output)
+            output.append(entry.isHit ? 1 : 0)
+            output.append(contentsOf: textBytes)
+            let crc = output.withUnsafeBytes { raw in
+                let lengthBytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + 4)])
+                let payload = UnsafeRawBufferPointer(rebasing: raw[(start + recordHeaderLength)...])
+                return CRC32C.checksum(payload, continuing: CRC32C.checksum(lengthBytes))
+            }
+            for shift in 0..<4 { output[start + 4 + shift] = UInt8(truncatingIfNeeded: crc >> (8 * shift)) }
+        }
+    }
+
+    /// A whole file holding `entries`.
+    public static func encode<Entries: Sequence<Entry>>(_ entries: Entries) -> [UInt8] {
+        var output = header
+        for entry in entries { appendRecord(entry, to: &output) }
+        return output
+    }
+
+    static func appendInteger<Value: FixedWidthInteger>(_ value: Value, to output: inout [UInt8]) {
+        for shift in 0..<(Value.bitWidth / 8) { output.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) }
+    }
+}
+
+/// What reading an entries file found: its good records, and where and why
+/// it stopped if it did not end cleanly.
+public struct EntryFileContents: Sendable, Equatable {
+    /// The entries kept (see `EntryFile.decode`), oldest first.
+    public var entries: [Entry] = []
+    /// Good records in the file, kept or not.
+    public var recordCount = 0
+    /// Bytes from the start of the file that hold the header and good records;
+    /// the file is cut here.
+    public var validLength = 0
+    /// Why the rest of the file was not read, if there is a rest.
+    public var damage: Damage?
+
+    public enum Damage: Sendable, Equatable, CustomStringConvertible {
+        case badHeader
+        case truncatedRecord(offset: Int)
+        case badLength(offset: Int)
+        case checksumMismatch(offset: Int)
+        case outOfOrder(offset: Int)
+
+        public var description: String {
+            switch self {
+            case .badHeader: "the file does not start with the entries header"
+            case .truncatedRecord(let offset): "a record at byte \(offset) is incomplete (a torn write)"
+            case .badLength(let offset): "the record at byte \(offset) has an impossible length"
+            case .checksumMismatch(let offset): "the record at byte \(offset) does not match its checksum"
+            case .outOfOrder(let offset): "the record at byte \(offset) does not follow the one before it"
+            }
+        }
+    }
+}
+
+extension EntryFile {
+    /// Reads an entries file, stopping at the first record that is torn,
+    /// corrupt or out of order (ids and numbers must increase). Keeps the
+    /// last `keepingLast` entries, and also every entry whose id is at least
+    /// `keepingFromID` (those typed after the state file was written).
+    public static func decode(_ bytes: UnsafeRawBufferPointer, keepingLast: Int, keepingFromID: UInt64 = .max)
+        -> EntryFileContents
+    {
+        var contents = EntryFileContents()
+        guard bytes.count >= header.count, header.indices.allSatisfy({ bytes[$0] == header[$0] }) else {
+            // A file shorter than its header was torn while being created: nothing to lose.
+            if bytes.count > 0 && !(bytes.count < header.count && zip(bytes, header).allSatisfy(==)) {
+                contents.damage = .badHeader
+            } else if bytes.count > 0 {
+                contents.damage = .truncatedRecord(offset: 0)
+            }
+            return contents
+        }
+        var offset = header.count
+        var offsets: [Int] = []
+        var lastID: UInt64 = 0
+        var lastNumber: UInt64 = 0
+        while offset < bytes.count {
+            guard bytes.count - offset >= recordHeaderLength + fixedPayloadLength else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let length = Int(integer(UInt32.self, bytes, at: offset))
+            guard length >= fixedPayloadLength && length <= maximumPayloadLength else {
+                contents.damage = .badLength(offset: offset)
+                break
+            }
+            guard bytes.count - offset - recordHeaderLength >= length else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let stored = integer(UInt32.self, bytes, at: offset + 4)
+            let payloadStart = offset + recordHeaderLength
+            let computed = CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + length)]),
+                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
+            guard stored == computed else {
+                contents.damage = .checksumMismatch(offset: offset)
+                break
+            }
+            let id = integer(UInt64.self, bytes, at: payloadStart)
+            let number = integer(UInt64.self, bytes, at: payloadStart + 8)
+            guard id > lastID && number > lastNumber && bytes[payloadStart + 16] <= 1 else {
+                contents.damage = .outOfOrder(offset: offset)
+                break
+            }
+            lastID = id
+            lastNumber = number
+            offsets.append(offset)
+            offset = payloadStart + length
+        }
+        contents.recordCount = offsets.count
+        contents.validLength = contents.damage == nil ? bytes.count : offset
+        var first = max(0, offsets.count - keepingLast)
+        while first > 0 && integer(UInt64.self, bytes, at: offsets[first - 1] + recordHeaderLength) >= keepingFromID {
+            first -= 1
+        }
+        contents.entries.reserveCapacity(offsets.count - first)
+        for recordOffset in offsets[first...] {
+            let length = Int(integer(UInt32.self, bytes, at: recordOffset))
+            let payloadStart = recordOffset + recordHeaderLength
+            let text = String(
+                decoding: UnsafeRawBufferPointer(
+                    rebasing: bytes[(payloadStart + fixedPayloadLength)..<(payloadStart + length)]),
+                as: UTF8.self)
+            contents.entries.append(
+                Entry(
+                    id: integer(UInt64.self, bytes, at: payloadStart),
+                    number: integer(UInt64.self, bytes, at: payloadStart + 8), text: text,
+                    isHit: bytes[payloadStart + 16] == 1))
+        }
+        return contents
+    }
+
+    public static func decode(_ bytes: [UInt8], keepingLast: Int, keepingFromID: UInt64 = .max) -> EntryFileContents {
+        bytes.withUnsafeBytes { decode($0, keepingLast: keepingLast, keepingFromID: keepingFromID) }
+    }
+
+    static func integer<Value: FixedWidthInteger>(_ type: Value.Type, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+        -> Value
+    {
+        Value(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Value.self))
+    }
+}

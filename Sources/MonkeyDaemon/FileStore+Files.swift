@@ -1,0 +1,140 @@
+import MonkeyCore
+import MonkeyShell
+
+/// The file operations behind the store, each durable when it returns.
+extension FileStore {
+    /// Replaces the state file atomically: temporary file, sync, rename,
+    /// then (unless the caller batches it) sync of the directory.
+    func writeState(_ stored: StoredSession, syncingDirectory: Bool) throws(StorageError) {
+        let path = statePath(stored.snapshot.name)
+        try replaceFile(path, with: StateFile.encode(stored), what: "the state of session \(stored.snapshot.name)")
+        if syncingDirectory { try syncDirectory() }
+    }
+
+    /// Writes a state file as its temporary file, to be installed later.
+    func writeTemporaryState(_ stored: StoredSession, syncing: Bool) throws(StorageError) {
+        let path = statePath(stored.snapshot.name) + ".tmp"
+        do {
+            let fd = try Syscalls.open(path, .writeTruncating)
+            defer { Syscalls.close(fd) }
+            try Syscalls.write(fd, StateFile.encode(stored), at: 0)
+            if syncing { try Syscalls.synchronizeData(fd) }
+        } catch {
+            _ = try? Syscalls.removeFile(path)
+            throw StorageError("cannot write the state of session \(stored.snapshot.name) to \(path): \(error.reason)")
+        }
+    }
+
+    /// Renames a written and synced temporary state file into place.
+    func installTemporaryState(_ name: SessionName) throws(StorageError) {
+        let path = statePath(name)
+        do {
+            try Syscalls.rename(path + ".tmp", to: path)
+        } catch {
+            throw StorageError("cannot replace \(path): \(error.reason)")
+        }
+    }
+
+    func discardTemporaryState(_ name: SessionName) {
+        _ = try? Syscalls.removeFile(statePath(name) + ".tmp")
+    }
+
+    /// Truncates the entries file to its header (creating it if needed).
+    func writeFreshEntriesFile(_ name: SessionName) throws(StorageError) {
+        let path = entriesPath(name)
+        do {
+            let fd = try Syscalls.open(path, .writeTruncating)
+            defer { Syscalls.close(fd) }
+            try Syscalls.write(fd, EntryFile.header, at: 0)
+            try Syscalls.synchronizeData(fd)
+        } catch {
+            throw StorageError("cannot write \(path): \(error.reason)")
+        }
+    }
+
+    /// Replaces the entries file with a compacted one (not yet syncing the directory).
+    func replaceEntriesFile(_ name: SessionName, with bytes: [UInt8]) throws(StorageError) {
+        try replaceFile(entriesPath(name), with: bytes, what: "the entries of session \(name)")
+    }
+
+    /// Appends the buffered records after the last good one, then syncs
+    /// them unless the caller syncs the whole file system afterwards.
+    func appendPending(_ files: SessionFiles, to name: SessionName, syncing: Bool) throws(StorageError) {
+        let path = entriesPath(name)
+        do throws(SystemError) {
+            let fd = try Syscalls.open(path, .writeCreating)
+            defer { Syscalls.close(fd) }
+            do throws(SystemError) {
+                try Syscalls.write(fd, files.pending, at: files.length)
+                if files.mayHaveGarbage {
+                    try Syscalls.truncate(fd, to: files.length + files.pending.count)
+                    files.mayHaveGarbage = false
+                }
+                if syncing { try Syscalls.synchronizeData(fd) }
+            } catch {
+                // A partial record must not stay where the next one would follow it.
+                files.mayHaveGarbage = true
+                try? Syscalls.truncate(fd, to: files.length)
+                throw error
+            }
+        } catch {
+            throw StorageError("cannot write \(path): \(error.reason)")
+        }
+    }
+
+    func syncDirectory() throws(StorageError) {
+        do {
+            let fd = try Syscalls.open(directory, .directory)
+            defer { Syscalls.close(fd) }
+            try Syscalls.synchronize(fd)
+        } catch {
+            throw StorageError("cannot sync the directory \(directory): \(error.reason)")
+        }
+    }
+
+    /// One `syncfs` for every file written since the last.
+    func syncFileSystem() throws(StorageError) {
+        do {
+            let fd = try Syscalls.open(directory, .directory)
+            defer { Syscalls.close(fd) }
+            try Syscalls.synchronizeFileSystem(fd)
+        } catch {
+            throw StorageError("cannot sync the file system of \(directory): \(error.reason)")
+        }
+    }
+
+    private func replaceFile(_ path: String, with bytes: [UInt8], what: String) throws(StorageError) {
+        let temporary = path + ".tmp"
+        do {
+            let fd = try Syscalls.open(temporary, .writeTruncating)
+            defer { Syscalls.close(fd) }
+            try Syscalls.write(fd, bytes, at: 0)
+            try Syscalls.synchronizeData(fd)
+            try Syscalls.rename(temporary, to: path)
+        } catch {
+            _ = try? Syscalls.removeFile(temporary)
+            throw StorageError("cannot write \(what) to \(path): \(error.reason)")
+        }
+    }
+
+    // MARK: Reporting
+
+    /// Records a failure; the first one after a good spell goes to the journal.
+    func noteFailure(_ message: String) -> StorageError {
+        if problem == nil {
+            report(
+                .error,
+                "storage trouble: \(message); control actions answer storage-error and typing continues in memory "
+                    + "until the state directory is writable again (retried every sync_interval)")
+        }
+        problem = message
+        return StorageError(message)
+    }
+
+    /// Notes that everything is written again, once after trouble.
+    func noteSuccess() {
+        guard problem != nil, dirty.isEmpty else { return }
+        problem = nil
+        report(.notice, "storage recovered: every session and entry is written to \(directory) again")
+    }
+}

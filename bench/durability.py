@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Benchmarks of monkeyd's durability (see durability.sh).
+
+  durability.py generate DIR SESSIONS ENTRIES   write a state directory directly
+  durability.py startup MONKEYD DIR             seconds from exec to READY=1
+  durability.py cpu MONKEYD RATE SYNC SECONDS   CPU share of a daemon typing RATE entries/s
+
+The generator writes the files in monkeyd's formats (see monkeyd(8),
+DURABILITY): NAME.state, text ending in a CRC-32C, and NAME.entries,
+checksummed records.
+"""
+import os
+import random
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+TABLE = []
+for byte in range(256):
+    crc = byte
+    for _ in range(8):
+        crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    TABLE.append(crc)
+
+
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    for byte in data:
+        crc = TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def entries_file(count, monkeys=1):
+    rng = random.Random(2026)
+    out = bytearray(b"MKYENT\x00\x01")
+    for n in range(1, count + 1):
+        text = bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(monkeys))
+        payload = struct.pack("<QQB", n, n, 0) + text
+        length = struct.pack("<I", len(payload))
+        out += length + struct.pack("<I", crc32c(payload, crc32c(length))) + payload
+    return bytes(out)
+
+
+def state_file(name, count):
+    lines = [
+        "monkeyd-session 1", f"name={name}", "state=stopped", "monkeys=1", "interval=100ms",
+        "alphabet=abcdefghijklmnopqrstuvwxyz", "target=", f"next_id={count + 1}",
+        f"next_number={count + 1}", f"typed={count}", "hits=0", "best_length=0",
+        f"reserved_id={count + 1}", f"reserved_number={count + 1}",
+    ]
+    body = ("\n".join(lines) + "\n").encode()
+    return body + f"checksum={crc32c(body):08x}\n".encode()
+
+
+def generate(directory, sessions, entries):
+    sessions_dir = os.path.join(directory, "sessions")
+    os.makedirs(sessions_dir, exist_ok=True)
+    template = entries_file(entries)
+    for index in range(sessions):
+        name = f"bench-{index:05d}"
+        with open(os.path.join(sessions_dir, name + ".entries"), "wb") as f:
+            f.write(template)
+        with open(os.path.join(sessions_dir, name + ".state"), "wb") as f:
+            f.write(state_file(name, entries))
+
+
+class Daemon:
+    """monkeyd on a temporary socket, awaited on its own NOTIFY_SOCKET."""
+
+    def __init__(self, monkeyd, state, config=""):
+        self.scratch = tempfile.mkdtemp(prefix="monkeyd-bench.")
+        self.socket = os.path.join(self.scratch, "monkeyd.sock")
+        notify_path = os.path.join(self.scratch, "notify.sock")
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(notify_path)
+        conf = os.path.join(self.scratch, "monkeyd.conf")
+        with open(conf, "w") as f:
+            f.write(config)
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [monkeyd, "--socket", self.socket, "--state-dir", state, "--config", conf],
+            env=env, stderr=subprocess.DEVNULL)
+        self.notify.settimeout(300)
+        while b"READY=1" not in self.notify.recv(4096).split(b"\n"):
+            pass
+        self.ready_after = time.monotonic() - self.started
+
+    def request(self, line):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(self.socket)
+            s.sendall(line.encode() + b"\n")
+            data = b""
+            while not (data.endswith(b"\n") and (data.split(b"\n")[-2].startswith((b"OK", b"ERR")))):
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            return data.decode()
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self, kill=False):
+        # A SIGTERM sent right after READY=1 can be lost (see the report); a
+        # PING first lets the daemon finish setting up its signal sources.
+        if kill:
+            self.process.kill()
+        else:
+            self.request("PING")
+            self.process.terminate()
+        self.process.wait()
+        self.notify.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def main():
+    command = sys.argv[1]
+    if command == "generate":
+        generate(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif command == "startup":
+        daemon = Daemon(sys.argv[2], sys.argv[3])
+        print(f"{daemon.ready_after:.3f}")
+        daemon.stop(kill=True)  # the state is unchanged: nothing typed
+    elif command == "cpu":
+        monkeyd, rate, sync, seconds = sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+        state = tempfile.mkdtemp(prefix="monkeyd-bench-state.")
+        daemon = Daemon(monkeyd, state, f"sync_interval = {sync}\n")
+        # Ten sessions sharing the rate, one monkey each.
+        interval_ms = max(1, round(10 * 1000 / rate))
+        for index in range(10):
+            daemon.request(f"START cpu{index} interval={interval_ms}ms")
+        time.sleep(1)  # let the sessions settle into their rhythm before measuring
+        before, start = daemon.cpu_seconds(), time.monotonic()
+        time.sleep(seconds)
+        used, elapsed = daemon.cpu_seconds() - before, time.monotonic() - start
+        print(f"{100 * used / elapsed:.2f}")
+        daemon.stop()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
