@@ -22,6 +22,12 @@ enum Binaries {
         guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
         return binary.range(of: Data("__asan_init".utf8)) != nil
     }()
+    /// Whether monkeyd is built with ThreadSanitizer, whose runtime has a
+    /// background thread of its own that wakes up periodically.
+    static let isThreadSanitized: Bool = {
+        guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
+        return binary.range(of: Data("__tsan_init".utf8)) != nil
+    }()
     static var monkeyctl: String { directory + "/monkeyctl" }
 }
 
@@ -174,6 +180,20 @@ final class DaemonProcess {
             usleep(2000)
         }
         return process.terminationStatus
+    }
+
+    /// Voluntary and involuntary context switches of every thread of the
+    /// daemon: how a test sees that it wakes up.
+    func contextSwitches() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var total = 0
+        for task in tasks {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            }
+        }
+        return total
     }
 
     /// Resident memory of the daemon in KiB (from /proc).
