@@ -15,7 +15,12 @@ struct DurabilityTests {
     }
 
     static func log(_ daemon: DaemonProcess, _ session: String) throws -> [LoggedEntry] {
-        try daemon.request("LOG \(session)").dropLast().map { line in
+        try entries(daemon.request("LOG \(session)"))
+    }
+
+    /// The entries of a LOG response.
+    static func entries(_ response: [String]) throws -> [LoggedEntry] {
+        try response.dropLast().map { line in
             let entry = try fields(line)
             return LoggedEntry(
                 id: UInt64(entry["id"] ?? "") ?? 0, number: UInt64(entry["number"] ?? "") ?? 0,
@@ -52,9 +57,12 @@ struct DurabilityTests {
         #expect(try stopped.map { try second.request("STATUS \($0)") } == statuses)
         #expect(try stopped.map { try Self.log(second, $0) } == logs)
         // The typing session is back with every entry it typed, and types on without a gap.
-        let typing = try Self.status(second, "typing")
+        // Both in one write: the daemon answers them without a tick in between.
+        let connection = try second.connect()
+        try connection.send(Array("STATUS typing\nLOG typing\n".utf8))
+        let typing = try fields(try connection.readResponse()[0])
         #expect(typing["state"] == "running" && typing["monkeys"] == "3" && typing["target"] == "ab")
-        let typingAfter = try Self.log(second, "typing")
+        let typingAfter = try Self.entries(connection.readResponse())
         #expect(Array(typingAfter.prefix(typingBefore.count)) == typingBefore)
         #expect(typingAfter.map(\.id) == Array(1...UInt64(typingAfter.count)))
         #expect(typingAfter.map(\.number) == Array(1...UInt64(typingAfter.count)))
