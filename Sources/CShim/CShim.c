@@ -49,7 +49,24 @@ long monkey_getrandom(void *buffer, unsigned long length) {
     return (long)getrandom(buffer, length, 0);
 }
 
+int monkey_deliver_pending_sigint(void) {
+    sigset_t pending;
+    if (sigpending(&pending) != 0 || !sigismember(&pending, SIGINT)) return 0;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);  /* the handler runs here */
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    return 1;
+}
+
 int monkey_wait_readable_unblocking_sigint(int fd) {
+    /* ppoll delivers a pending signal only when it would otherwise wait:
+       with data always ready, a Ctrl-C would stay pending for good. */
+    if (monkey_deliver_pending_sigint()) {
+        errno = EINTR;
+        return -1;
+    }
     sigset_t during;
     pthread_sigmask(SIG_SETMASK, NULL, &during);
     sigdelset(&during, SIGINT);

@@ -6,8 +6,10 @@ extension Runner {
     /// daemon to end the stream (any line does) and waits for its `OK`, so
     /// that an interrupted follow still ends with status 0.
     ///
-    /// The SIGINT handler only counts presses; the blocking read returns
-    /// EINTR (no SA_RESTART), and the loop reacts here, outside the handler.
+    /// The SIGINT handler only counts presses. SIGINT stays blocked except
+    /// while waiting for the daemon, and a press held pending while lines
+    /// keep coming is counted at the top of each round, so the loop reacts
+    /// here, outside the handler, however busy the stream is.
     /// A second Ctrl-C while waiting for the `OK` gives up at once.
     func follow(_ request: String, on connection: ClientConnection) throws(ControlFailure) {
         let previous = Syscalls.catchInterrupts()
@@ -15,6 +17,7 @@ extension Runner {
         try send(request, on: connection)
         var hasAskedToEnd = false
         while true {
+            Syscalls.deliverPendingInterrupt()
             let presses = Syscalls.interrupts
             if presses > 0 && !hasAskedToEnd {
                 hasAskedToEnd = true

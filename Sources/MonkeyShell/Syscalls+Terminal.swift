@@ -67,6 +67,13 @@ extension Syscalls {
         return previous
     }
 
+    /// Counts a Ctrl-C that is pending while SIGINT is blocked (`sigpending`,
+    /// then unblocking for a moment), so that a stream that never pauses
+    /// cannot hold it back.
+    public static func deliverPendingInterrupt() {
+        _ = monkey_deliver_pending_sigint()
+    }
+
     /// `ppoll(2)` for readability with SIGINT unblocked during the wait only.
     /// Returns false when a signal ended the wait.
     public static func waitReadableOrInterrupt(_ fd: Int32) -> Bool {

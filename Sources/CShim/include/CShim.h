@@ -28,6 +28,9 @@ long monkey_getrandom(void *buffer, unsigned long length);
 /// Returns 1 when readable, -1 with errno EINTR when a signal came.
 int monkey_wait_readable_unblocking_sigint(int fd);
 
+/// Runs the SIGINT handler now if a SIGINT is pending (blocked); returns 1 if so.
+int monkey_deliver_pending_sigint(void);
+
 /// Blocks SIGINT in the calling thread (pthread_sigmask); returns 0 or -1.
 int monkey_block_sigint(int block);
 
