@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean
+.PHONY: all build deps run test test-unit lint format man-lint clean bench
 
 all: build
 
@@ -35,6 +35,17 @@ test: deps lint man-lint
 	$(SWIFT) build --build-tests
 	@$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt | grep --line-buffered -vE '^(✔|◇|↳)|passed after'; \
 	status=$${PIPESTATUS[0]}; scripts/test-summary .build/test-output.txt || status=1; exit $$status
+
+## bench: monkeyd against redis-server, side by side (see BENCHMARKS.md); not part of `make test`.
+bench: deps
+	@missing=""; for p in redis-server gcc python3; do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 $$missing; \
+	fi
+	$(SWIFT) build -c release
+	python3 bench/bench.py $(BENCH_FLAGS)
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
