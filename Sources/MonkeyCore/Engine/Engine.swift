@@ -6,7 +6,7 @@ public struct Engine {
     public static let protocolVersion = 1
 
     public private(set) var limits: Limits
-    var sessions: [SessionName: ScheduledSession] = [:]
+    var sessions = SessionTable()
     var scheduler = TickScheduler()
     var random: WyRand
     let store: any SessionStore
@@ -81,7 +81,7 @@ public struct Engine {
     /// costs no wake-up.
     public mutating func nextDeadline() -> UInt64? {
         while let earliest = scheduler.peek() {
-            if sessions[earliest.session]?.due == earliest.due { return earliest.due }
+            if sessions.due(ofSlot: earliest.slot) == earliest.due { return earliest.due }
             _ = scheduler.popDue(by: earliest.due)
         }
         return nil
@@ -91,19 +91,27 @@ public struct Engine {
     /// window), calling `delivered` for each, and reschedules them.
     public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry) -> Void) -> [Event] {
         var events: [Event] = []
-        var rescheduled: [(SessionName, UInt64)] = []
-        // Rescheduled sessions go back only after the loop: each ticks at most once per call.
-        defer { for (name, due) in rescheduled { scheduler.schedule(name, at: due) } }
+        var rescheduled: [(slot: Int, due: UInt64)] = []
+        // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
+        var random = self.random
+        defer {
+            self.random = random
+            // Rescheduled sessions go back only after the loop: each ticks at most once per call.
+            for (slot, due) in rescheduled { scheduler.schedule(slot, at: due) }
+        }
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
-            let name = item.session
-            guard sessions[name]?.due == item.due else { continue }
-            guard let entry = sessions[name]?.session.type(using: &random) else { continue }
-            let interval = sessions[name]?.session.settings.interval.nanoseconds ?? Interval.defaultTick.nanoseconds
-            var next = item.due + interval
-            // A daemon that fell behind skips the missed ticks rather than bursting.
-            if next <= now { next = now + interval }
-            sessions[name]?.due = next
-            rescheduled.append((name, next))
+            let ticked = sessions.withSession(inSlot: item.slot) { scheduled -> (SessionName, Entry, UInt64)? in
+                guard scheduled.due == item.due else { return nil }
+                let entry = scheduled.session.type(using: &random)
+                let interval = scheduled.session.settings.interval.nanoseconds
+                var next = item.due + interval
+                // A daemon that fell behind skips the missed ticks rather than bursting.
+                if next <= now { next = now + interval }
+                scheduled.due = next
+                return (scheduled.session.name, entry, next)
+            }
+            guard let (name, entry, next) = ticked ?? nil else { continue }
+            rescheduled.append((item.slot, next))
             store.append(entry, to: name)
             delivered(name, entry)
             if entry.isHit { events.append(hitEvent(name, entry)) }
@@ -112,11 +120,12 @@ public struct Engine {
     }
 
     mutating func schedule(_ name: SessionName, at due: UInt64) {
+        guard let slot = sessions.slot(of: name) else { return }
         sessions[name]?.due = due
-        scheduler.schedule(name, at: due)
+        scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
-            scheduler.rebuild { live[$0.session]?.due == $0.due }
+            scheduler.rebuild { live.due(ofSlot: $0.slot) == $0.due }
         }
     }
 
