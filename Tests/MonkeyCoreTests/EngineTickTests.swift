@@ -40,6 +40,15 @@ struct EngineTickTests {
         #expect(harness.engine.nextDeadline() == ms(1_150))
     }
 
+    @Test func aTickLateByLessThanTheCatchUpWindowIsMadeUp() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        #expect(harness.tick(now: ms(205)).entries.count == 1)
+        #expect(harness.engine.nextDeadline() == ms(200), "the missed tick is due at once, on the old schedule")
+        #expect(harness.tick(now: ms(205)).entries.count == 1)
+        #expect(harness.engine.nextDeadline() == ms(300))
+    }
+
     @Test func eachSessionKeepsItsOwnInterval() throws {
         var harness = Harness()
         try harness.expectOK("START fast interval=100ms")

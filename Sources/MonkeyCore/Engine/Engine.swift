@@ -13,6 +13,8 @@ public struct Engine {
     /// How far ahead of its due time a tick may run so that ticks due close
     /// together share one timer wake-up.
     public var coalescingWindow: UInt64 = 1_000_000
+    /// How late a tick may be and still be made up rather than skipped.
+    public var catchUpWindow: UInt64 = 20_000_000
 
     struct ScheduledSession {
         var session: Session
@@ -105,8 +107,10 @@ public struct Engine {
                 let entry = scheduled.session.type(using: &random)
                 let interval = scheduled.session.settings.interval.nanoseconds
                 var next = item.due + interval
-                // A daemon that fell behind skips the missed ticks rather than bursting.
-                if next <= now { next = now + interval }
+                // Ticks missed by less than the catch-up window (a busy machine
+                // ran the timer late) are made up at once, keeping the rate; a
+                // daemon further behind (suspended, overloaded) skips them.
+                if next &+ catchUpWindow <= now { next = now + interval }
                 scheduled.due = next
                 return (scheduled.session.name, entry, next)
             }
