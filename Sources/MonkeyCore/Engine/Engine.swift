@@ -11,8 +11,9 @@ public struct Engine {
     var random: WyRand
     let store: any SessionStore
     /// How far ahead of its due time a tick may run so that ticks due close
-    /// together share one timer wake-up.
-    public var coalescingWindow: UInt64 = 1_000_000
+    /// together share one timer wake-up; never more than a sixteenth of the
+    /// session's interval, so short intervals keep a steady rhythm.
+    public var coalescingWindow: UInt64 = 3_000_000
     /// How late a tick may be and still be made up rather than skipped.
     public var catchUpWindow: UInt64 = 20_000_000
 
@@ -102,25 +103,40 @@ public struct Engine {
             for (slot, due) in rescheduled { scheduler.schedule(slot, at: due) }
         }
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
-            let ticked = sessions.withSession(inSlot: item.slot) { scheduled -> (SessionName, Entry, UInt64)? in
-                guard scheduled.due == item.due else { return nil }
-                let entry = scheduled.session.type(using: &random)
+            let window = coalescingWindow
+            let ticked = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
+                guard scheduled.due == item.due else { return .stale }
                 let interval = scheduled.session.settings.interval.nanoseconds
+                guard item.due <= now &+ min(window, interval / 16) else { return .notYet }
+                let entry = scheduled.session.type(using: &random)
                 var next = item.due + interval
                 // Ticks missed by less than the catch-up window (a busy machine
                 // ran the timer late) are made up at once, keeping the rate; a
                 // daemon further behind (suspended, overloaded) skips them.
                 if next &+ catchUpWindow <= now { next = now + interval }
                 scheduled.due = next
-                return (scheduled.session.name, entry, next)
+                return .typed(scheduled.session.name, entry, next)
             }
-            guard let (name, entry, next) = ticked ?? nil else { continue }
+            guard case .typed(let name, let entry, let next) = ticked else {
+                // Too early for this session's own window: it stays due as it was.
+                if case .notYet = ticked { rescheduled.append((item.slot, item.due)) }
+                continue
+            }
             rescheduled.append((item.slot, next))
             store.append(entry, to: name)
             delivered(name, entry)
             if entry.isHit { events.append(hitEvent(name, entry)) }
         }
         return events
+    }
+
+    /// What popping one heap item did.
+    private enum TickOutcome {
+        /// The item was left over from an older schedule.
+        case stale
+        /// Due within the shared window but not within the session's own.
+        case notYet
+        case typed(SessionName, Entry, UInt64)
     }
 
     mutating func schedule(_ name: SessionName, at due: UInt64) {
