@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers
+.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers bench
 
 all: build
 
@@ -46,6 +46,17 @@ test-sanitizers: deps
 	set -o pipefail; $(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan 2>&1 \
 		| grep -v 'ld.gold: warning: Cannot export local symbol'
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
+## bench: monkeyd against redis-server, side by side (see BENCHMARKS.md); not part of `make test`.
+bench: deps
+	@missing=""; for p in redis-server gcc python3; do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 $$missing; \
+	fi
+	$(SWIFT) build -c release
+	python3 bench/bench.py $(BENCH_FLAGS)
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift

@@ -1,6 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Release builds of the daemon's hot paths skip the run-time exclusivity
+/// checks (the compiler still checks statically; debug builds and tests keep
+/// the run-time checks): perf showed them at about 6 % of the daemon's time
+/// per request. See BENCHMARKS.md.
+let uncheckedExclusivity: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "monkeyd",
     products: [
@@ -9,7 +17,7 @@ let package = Package(
     ],
     targets: [
         // The pure core: typing model, log, protocol and dispatch. No I/O, no Glibc.
-        .target(name: "MonkeyCore"),
+        .target(name: "MonkeyCore", swiftSettings: uncheckedExclusivity),
         // C declarations Glibc's Swift module lacks (epoll, SO_PEERCRED, stdio buffering).
         .target(name: "CShim"),
         // libsystemd, reached only through MonkeySystemd.
@@ -22,7 +30,9 @@ let package = Package(
         .target(name: "MonkeyShell", dependencies: ["MonkeyCore", "CShim"]),
         // sd_notify, sd_listen_fds and the journal, in Swift words.
         .target(name: "MonkeySystemd", dependencies: ["CSystemd"]),
-        .target(name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd"]),
+        .target(
+            name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd"],
+            swiftSettings: uncheckedExclusivity),
         .target(name: "MonkeyControl", dependencies: ["MonkeyCore", "MonkeyShell"]),
         .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),
         .executableTarget(name: "monkeyctl", dependencies: ["MonkeyControl"]),

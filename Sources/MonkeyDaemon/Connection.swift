@@ -24,6 +24,8 @@ final class Connection {
     /// `lost` record when it catches up.
     var lostCount: UInt64 = 0
     var isSkipping = false
+    /// When new entries were last written to this follower (see `flushFollowers`).
+    var lastFollowerWrite: UInt64 = 0
     /// The client will send nothing more (end of file).
     var inputClosed = false
     /// Close once the queued output is written (QUIT, busy, shutdown).

@@ -7,6 +7,7 @@ extension Daemon {
     func tickTimerFired() {
         armedDeadline = nil
         runTicksIfDue()
+        flushFollowers([], now: Daemon.now())
         rearmTimer()
     }
 
@@ -29,12 +30,31 @@ extension Daemon {
         }
         for event in hits { events.record(event) }
         statusMayHaveChanged()
-        // One write per follower per batch of ticks, not one per entry.
-        for connection in touched where connections[connection.token] != nil {
-            service(connection)
-        }
+        flushFollowers(touched, now: now)
         armSyncTimer()
         rearmTimer()
+    }
+
+    /// Writes new entries to followers: at once to a follower written to
+    /// longer than `followerWriteSpacing` ago, otherwise at the first tick
+    /// after that spacing (or now, if no tick comes before it). A follower
+    /// of a slow session gets each entry immediately; one of a 1 kHz session
+    /// gets a few entries per write instead of one write per entry.
+    func flushFollowers(_ touched: [Connection], now: UInt64) {
+        deferredFollowers += touched
+        guard !deferredFollowers.isEmpty else { return }
+        let nextTick = engine.nextDeadline() ?? .max
+        var stillDeferred: [Connection] = []
+        for connection in deferredFollowers where connections[connection.token] != nil {
+            let writeDue = connection.lastFollowerWrite &+ Daemon.followerWriteSpacing
+            if now >= writeDue || nextTick > writeDue {
+                connection.lastFollowerWrite = now
+                service(connection)
+            } else {
+                stillDeferred.append(connection)
+            }
+        }
+        deferredFollowers = stillDeferred
     }
 
     /// Queues an entry line for a follower, or counts it as lost when the
@@ -63,7 +83,11 @@ extension Daemon {
     /// Points the one timer at the earliest due tick, or parks it when
     /// nothing types, so that an idle daemon never wakes up.
     func rearmTimer() {
-        let deadline = engine.nextDeadline()
+        var deadline = engine.nextDeadline()
+        // Held-back follower writes must not wait for a tick that may never come.
+        if let oldest = deferredFollowers.lazy.map(\.lastFollowerWrite).min() {
+            deadline = min(deadline ?? .max, oldest &+ Daemon.followerWriteSpacing)
+        }
         guard deadline != armedDeadline, let timer = tickTimer else { return }
         armedDeadline = deadline
         if let deadline {

@@ -24,6 +24,10 @@ final class Daemon: @unchecked Sendable {
     /// Connections following each session live, in the order they began.
     var followers: [SessionName: [UInt64]] = [:]
     var nextToken: UInt64 = 1
+    /// Followers with new entries held back a few milliseconds, so that a
+    /// fast session's entries share one write (see `flushFollowers`).
+    var deferredFollowers: [Connection] = []
+    static let followerWriteSpacing: UInt64 = 4_000_000
     static let listenerToken: UInt64 = 0
 
     var pollSource: DispatchSourceRead?

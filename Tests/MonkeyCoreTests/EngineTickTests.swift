@@ -8,7 +8,7 @@ struct EngineTickTests {
         var harness = Harness(store: store)
         for name in ["a", "b", "c"] { try harness.expectOK("START \(name)") }
         #expect(harness.engine.nextDeadline() == ms(100))
-        #expect(harness.tick(now: ms(98)).entries.isEmpty, "not due yet, not even within the window")
+        #expect(harness.tick(now: ms(96)).entries.isEmpty, "not due yet, not even within the window")
         let typed = harness.tick(now: ms(100)).entries
         #expect(typed.map(\.session.text).sorted() == ["a", "b", "c"])
         #expect(typed.allSatisfy { $0.entry.id == 1 && $0.entry.number == 1 && $0.entry.text.count == 1 })
@@ -21,9 +21,9 @@ struct EngineTickTests {
         var harness = Harness()
         try harness.expectOK("START a", now: 0)
         try harness.expectOK("START b", now: 500_000)  // due half a millisecond later
-        try harness.expectOK("START c", now: ms(2))
+        try harness.expectOK("START c", now: ms(4))
         #expect(harness.tick(now: ms(100)).entries.map(\.session.text).sorted() == ["a", "b"])
-        #expect(harness.tick(now: ms(102)).entries.map(\.session.text) == ["c"])
+        #expect(harness.tick(now: ms(104)).entries.map(\.session.text) == ["c"])
 
         var strict = Harness()
         strict.engine.coalescingWindow = 0
@@ -38,6 +38,25 @@ struct EngineTickTests {
         try harness.expectOK("START a")
         #expect(harness.tick(now: ms(1_050)).entries.count == 1)
         #expect(harness.engine.nextDeadline() == ms(1_150))
+    }
+
+    @Test func aShortIntervalCoalescesLess() throws {
+        var harness = Harness()
+        harness.engine.coalescingWindow = ms(3)
+        try harness.expectOK("START slow", now: 0)  // due at 100 ms; may run 3 ms early
+        try harness.expectOK("START fast interval=16ms", now: ms(86))  // due at 102 ms; at most 1 ms early
+        #expect(harness.tick(now: ms(99)).entries.map(\.session.text) == ["slow"])
+        #expect(harness.engine.nextDeadline() == ms(102), "the early one is still due as it was")
+        #expect(harness.tick(now: ms(101)).entries.map(\.session.text) == ["fast"])
+    }
+
+    @Test func aTickLateByLessThanTheCatchUpWindowIsMadeUp() throws {
+        var harness = Harness()
+        try harness.expectOK("START a")
+        #expect(harness.tick(now: ms(205)).entries.count == 1)
+        #expect(harness.engine.nextDeadline() == ms(200), "the missed tick is due at once, on the old schedule")
+        #expect(harness.tick(now: ms(205)).entries.count == 1)
+        #expect(harness.engine.nextDeadline() == ms(300))
     }
 
     @Test func eachSessionKeepsItsOwnInterval() throws {

@@ -62,6 +62,28 @@ struct RequestParserTests {
         #expect(try parser.parse(Array("SET a target=\"x y\"\r".utf8)) == .set(a, SettingsChange(target: "x y")))
     }
 
+    /// Argument-less verbs are read straight from the bytes; every other
+    /// line goes the full way, and both ways agree.
+    @Test(arguments: [
+        "PING", "ping", "pInG\r", "STATUS", "status\r", "HELLO", "help", "QUIT", "PINGS", "PIN", "PONG", "STATUS a",
+        "PING\r\r", " PING", "PING ", "START", "ſtatus", "pıng",
+    ])
+    func bareVerbsTakeTheShortPathWithTheSameAnswer(line: String) throws {
+        let bytes = Array(line.utf8)
+        let full = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        let expected = Result { try parser.parse(full) }
+        let bare = RequestParser.bareVerb(bytes)
+        let isBare = ["PING", "ping", "pInG\r", "STATUS", "status\r", "HELLO", "help", "QUIT"].contains(line)
+        #expect((bare != nil) == isBare, "\(line.debugDescription)")
+        if let bare { #expect(bare == (try expected.get())) }
+        switch (Result { try parser.parse(bytes) }, expected) {
+        case (.success(let request), .success(let wanted)): #expect(request == wanted)
+        case (.failure(let error), .failure(let wanted)):
+            #expect((error as? ProtocolError)?.code == (wanted as? ProtocolError)?.code)
+        default: Issue.record("the byte and text paths disagree on \(line.debugDescription)")
+        }
+    }
+
     @Test(
         arguments: [
             [0xFF],

@@ -6,13 +6,16 @@ public struct Engine {
     public static let protocolVersion = 1
 
     public private(set) var limits: Limits
-    var sessions: [SessionName: ScheduledSession] = [:]
+    var sessions = SessionTable()
     var scheduler = TickScheduler()
     var random: WyRand
     let store: any SessionStore
     /// How far ahead of its due time a tick may run so that ticks due close
-    /// together share one timer wake-up.
-    public var coalescingWindow: UInt64 = 1_000_000
+    /// together share one timer wake-up; never more than a sixteenth of the
+    /// session's interval, so short intervals keep a steady rhythm.
+    public var coalescingWindow: UInt64 = 3_000_000
+    /// How late a tick may be and still be made up rather than skipped.
+    public var catchUpWindow: UInt64 = 20_000_000
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
@@ -84,7 +87,7 @@ public struct Engine {
     /// costs no wake-up.
     public mutating func nextDeadline() -> UInt64? {
         while let earliest = scheduler.peek() {
-            if sessions[earliest.session]?.due == earliest.due { return earliest.due }
+            if sessions.due(ofSlot: earliest.slot) == earliest.due { return earliest.due }
             _ = scheduler.popDue(by: earliest.due)
         }
         return nil
@@ -94,32 +97,59 @@ public struct Engine {
     /// window), calling `delivered` for each, and reschedules them.
     public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry) -> Void) -> [Event] {
         var events: [Event] = []
-        var rescheduled: [(SessionName, UInt64)] = []
-        // Rescheduled sessions go back only after the loop: each ticks at most once per call.
-        defer { for (name, due) in rescheduled { scheduler.schedule(name, at: due) } }
+        var rescheduled: [(slot: Int, due: UInt64)] = []
+        // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
+        var random = self.random
+        defer {
+            self.random = random
+            // Rescheduled sessions go back only after the loop: each ticks at most once per call.
+            for (slot, due) in rescheduled { scheduler.schedule(slot, at: due) }
+        }
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
-            let name = item.session
-            guard sessions[name]?.due == item.due else { continue }
-            guard let entry = sessions[name]?.session.type(using: &random) else { continue }
-            let interval = sessions[name]?.session.settings.interval.nanoseconds ?? Interval.defaultTick.nanoseconds
-            var next = item.due + interval
-            // A daemon that fell behind skips the missed ticks rather than bursting.
-            if next <= now { next = now + interval }
-            sessions[name]?.due = next
-            rescheduled.append((name, next))
-            if let session = sessions[name]?.session { store.append(entry, to: session) }
+            let window = coalescingWindow
+            let store = self.store
+            let ticked = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
+                guard scheduled.due == item.due else { return .stale }
+                let interval = scheduled.session.settings.interval.nanoseconds
+                guard item.due <= now &+ min(window, interval / 16) else { return .notYet }
+                let entry = scheduled.session.type(using: &random)
+                var next = item.due + interval
+                // Ticks missed by less than the catch-up window (a busy machine
+                // ran the timer late) are made up at once, keeping the rate; a
+                // daemon further behind (suspended, overloaded) skips them.
+                if next &+ catchUpWindow <= now { next = now + interval }
+                scheduled.due = next
+                store.append(entry, to: scheduled.session)
+                return .typed(scheduled.session.name, entry, next)
+            }
+            guard case .typed(let name, let entry, let next) = ticked else {
+                // Too early for this session's own window: it stays due as it was.
+                if case .notYet = ticked { rescheduled.append((item.slot, item.due)) }
+                continue
+            }
+            rescheduled.append((item.slot, next))
             delivered(name, entry)
             if entry.isHit { events.append(hitEvent(name, entry)) }
         }
         return events
     }
 
+    /// What popping one heap item did.
+    private enum TickOutcome {
+        /// The item was left over from an older schedule.
+        case stale
+        /// Due within the shared window but not within the session's own.
+        case notYet
+        case typed(SessionName, Entry, UInt64)
+    }
+
     mutating func schedule(_ name: SessionName, at due: UInt64) {
+        guard let slot = sessions.slot(of: name) else { return }
         sessions[name]?.due = due
-        scheduler.schedule(name, at: due)
+        scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
-            scheduler.rebuild { live[$0.session]?.due == $0.due }
+            scheduler.rebuild { live.due(ofSlot: $0.slot) == $0.due }
         }
     }
 

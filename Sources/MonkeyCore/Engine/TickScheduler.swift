@@ -1,12 +1,14 @@
 /// When each typing session is next due, as a min-heap behind one timer.
 ///
+/// Items name a session by its slot in the engine's `SessionTable`: plain
+/// integers, so that sifting costs no reference counting.
 /// Entries are never removed in place: a session that stops or changes its
 /// interval gets a new due time, and the stale heap entry is skipped when it
 /// surfaces (the caller checks `isCurrent`).
 public struct TickScheduler: Sendable {
     public struct Item: Sendable {
         public let due: UInt64
-        public let session: SessionName
+        public let slot: Int
     }
 
     private var heap: [Item] = []
@@ -17,8 +19,8 @@ public struct TickScheduler: Sendable {
     public var earliest: UInt64? { heap.first?.due }
     public func peek() -> Item? { heap.first }
 
-    public mutating func schedule(_ session: SessionName, at due: UInt64) {
-        heap.append(Item(due: due, session: session))
+    public mutating func schedule(_ slot: Int, at due: UInt64) {
+        heap.append(Item(due: due, slot: slot))
         siftUp(heap.count - 1)
     }
 

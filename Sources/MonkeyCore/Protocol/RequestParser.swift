@@ -9,6 +9,7 @@ public struct RequestParser: Sendable {
 
     /// The request on the line, or nil for an empty line.
     public func parse(_ line: [UInt8]) throws(ProtocolError) -> Request? {
+        if let request = Self.bareVerb(line) { return request }
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         if bytes.contains(0) { throw ProtocolError(.badRequest, "the request contains a NUL byte") }
@@ -16,6 +17,31 @@ public struct RequestParser: Sendable {
             throw ProtocolError(.badRequest, "the request is not valid UTF-8")
         }
         return try parse(text)
+    }
+
+    /// Verbs that stand alone, with the request each one is on its own line.
+    private static let bareVerbs: [(spelling: [UInt8], request: Request)] = [
+        (Array("PING".utf8), .ping), (Array("STATUS".utf8), .status(nil)), (Array("HELLO".utf8), .hello),
+        (Array("HELP".utf8), .help), (Array("QUIT".utf8), .quit),
+    ]
+
+    /// A line that is just an argument-less verb (`PING`, `status`), read
+    /// straight from the bytes: the most frequent control-plane lines skip
+    /// decoding, tokenizing and their allocations. Anything else is nil and
+    /// takes the full path, which gives the same answer for these lines.
+    static func bareVerb(_ line: [UInt8]) -> Request? {
+        var count = line.count
+        if count > 0 && line[count - 1] == 0x0D { count -= 1 }
+        guard count >= 4 && count <= 6 else { return nil }
+        candidates: for (spelling, request) in bareVerbs where spelling.count == count {
+            for index in 0..<count {
+                let byte = line[index]
+                // ASCII letters only: lower case is upper case with bit 5 set.
+                guard byte == spelling[index] || byte == spelling[index] | 0x20 else { continue candidates }
+            }
+            return request
+        }
+        return nil
     }
 
     public func parse(_ text: String) throws(ProtocolError) -> Request? {

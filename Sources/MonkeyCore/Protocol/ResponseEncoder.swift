@@ -89,7 +89,15 @@ public enum ResponseEncoder {
     }
 
     private static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
-        for byte in text.utf8 { output.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        var text = text
+        text.withUTF8 { bytes in
+            // Status texts rarely hold a line break: copy them whole (every OK pong goes here).
+            guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                output.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes { output.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        }
     }
 
     public static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""`make bench`: monkeyd against redis-server, side by side, in one run.
+
+Builds the C load client, starts each server on a Unix socket in a temporary
+directory, runs every workload alternately (monkeyd, redis, monkeyd, redis,
+...) and prints one Markdown table of medians, spreads and ratios.
+See BENCHMARKS.md for what each figure means.
+"""
+
+import argparse
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def log(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def parse_figures(line):
+    figures = {}
+    for field in line.split():
+        key, _, value = field.partition("=")
+        try:
+            figures[key] = float(value)
+        except ValueError:
+            figures[key] = value
+    return figures
+
+
+class Bench:
+    def __init__(self, arguments):
+        self.arguments = arguments
+        self.directory = tempfile.mkdtemp(prefix="monkeyd-bench.")
+        self.monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
+        self.redis = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.client = os.path.join(self.directory, "loadclient")
+        self.configuration = os.path.join(self.directory, "monkeyd.conf")
+        with open(self.configuration, "w"):
+            pass
+        self.counter = 0
+        self.results = {}  # figure -> {"monkeyd": [...], "redis": [...]}
+        self.notes = []
+
+    # -- plumbing -------------------------------------------------------------
+
+    def build_client(self):
+        source = os.path.join(ROOT, "bench", "loadclient.c")
+        subprocess.run(["gcc", "-O2", "-Wall", "-o", self.client, source], check=True)
+
+    def fresh_path(self, name):
+        self.counter += 1
+        path = os.path.join(self.directory, f"{name}{self.counter}")
+        os.makedirs(path)
+        return path
+
+    def wait_for_ping(self, path, process):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited with status {process.returncode}")
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                    probe.connect(path)
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(64):
+                        return
+            except OSError:
+                time.sleep(0.01)
+        raise RuntimeError(f"no answer on {path}")
+
+    def start_monkeyd(self, state=None):
+        directory = self.fresh_path("monkeyd")
+        state = state or os.path.join(directory, "state")
+        path = os.path.join(directory, "monkeyd.sock")
+        command = [self.monkeyd, "--socket", path, "--state-dir", state, "--config", self.configuration]
+        environment = {key: value for key, value in os.environ.items() if key != "NOTIFY_SOCKET"}
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
+        self.wait_for_ping(path, process)
+        return process, path
+
+    def redis_command(self, directory, path):
+        return [self.redis, "--save", "", "--appendonly", "no", "--port", "0", "--unixsocket", path,
+                "--unixsocketperm", "700", "--dir", directory, "--daemonize", "no", "--logfile", ""]
+
+    def start_redis(self):
+        directory = self.fresh_path("redis")
+        path = os.path.join(directory, "redis.sock")
+        process = subprocess.Popen(self.redis_command(directory, path), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        self.wait_for_ping(path, process)
+        return process, path
+
+    def start(self, server):
+        return self.start_monkeyd() if server == "monkeyd" else self.start_redis()
+
+    @staticmethod
+    def stop(process):
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def run_client(self, *arguments, timeout=600):
+        result = subprocess.run([self.client, *map(str, arguments)], capture_output=True, text=True,
+                                timeout=timeout)
+        if result.returncode != 0:
+            raise RuntimeError(f"loadclient {' '.join(map(str, arguments))}: {result.stderr.strip()}")
+        return parse_figures(result.stdout.strip().splitlines()[-1])
+
+    def record(self, figure, server, value):
+        self.results.setdefault(figure, {"monkeyd": [], "redis": []})[server].append(value)
+
+    # -- workloads ------------------------------------------------------------
+
+    def control_plane(self):
+        servers = {name: self.start(name) for name in ("monkeyd", "redis")}
+        try:
+            for pair in range(self.arguments.pairs):
+                for mode in ("single", "pipeline", "conns"):
+                    for name in ("monkeyd", "redis"):
+                        process, path = servers[name]
+                        figures = self.run_client("ping", path, mode, self.arguments.ping_seconds, process.pid)
+                        self.record(f"ping {mode} requests/s", name, figures["rps"])
+                        self.record(f"ping {mode} server CPU µs/request", name, figures["cpu_us_per_request"])
+                log(f"control plane pair {pair + 1}/{self.arguments.pairs}")
+        finally:
+            for process, _ in servers.values():
+                self.stop(process)
+
+    def typing(self):
+        for sessions in self.arguments.sessions:
+            for run in range(self.arguments.pairs):
+                process, path = self.start_monkeyd()
+                try:
+                    figures = self.run_client("typing", path, sessions, self.arguments.typing_seconds, process.pid)
+                finally:
+                    self.stop(process)
+                self.record(f"typing {sessions:,} sessions: CPU % of one core", "monkeyd", figures["cpu_percent"])
+                self.record(f"typing {sessions:,} sessions: RSS MiB", "monkeyd", figures["rss_kib"] / 1024)
+                self.record(f"typing {sessions:,} sessions: tick lateness p50 ms", "monkeyd", figures["late_p50_ms"])
+                self.record(f"typing {sessions:,} sessions: tick lateness p99 ms", "monkeyd", figures["late_p99_ms"])
+                log(f"typing {sessions} sessions run {run + 1}/{self.arguments.pairs}: {figures}")
+
+    def fanout(self):
+        for pair in range(self.arguments.pairs):
+            for name in ("monkeyd", "redis"):
+                process, path = self.start(name)
+                try:
+                    figures = self.run_client("fanout", path, name, 100, 1000, self.arguments.fanout_seconds,
+                                              process.pid)
+                finally:
+                    self.stop(process)
+                self.record("fan-out 100×1 kHz: entries delivered/s", name, figures["delivered_per_s"])
+                self.record("fan-out 100×1 kHz: entries lost", name, figures["lost"] + figures["lost_reported"])
+                self.record("fan-out 100×1 kHz: delivery lag p99 ms", name, figures["lag_p99_ms"])
+                self.record("fan-out 100×1 kHz: server CPU %", name, figures["cpu_percent"])
+            log(f"fan-out pair {pair + 1}/{self.arguments.pairs}")
+
+    def startup_once(self, name, state=None):
+        directory = self.fresh_path("startup")
+        if name == "monkeyd":
+            path = os.path.join(directory, "monkeyd.sock")
+            state = state or os.path.join(directory, "state")
+            command = [self.monkeyd, "--socket", path, "--state-dir", state, "--config", self.configuration]
+        else:
+            path = os.path.join(directory, "redis.sock")
+            command = self.redis_command(directory, path)
+        return self.run_client("startup", name, path, "--", *command)
+
+    def startup(self):
+        for pair in range(self.arguments.pairs):
+            for name in ("monkeyd", "redis"):
+                figures = self.startup_once(name)
+                self.record("start-up, no state: ms to ready", name, figures["ready_ms"])
+                self.record("idle RSS MiB", name, figures["idle_rss_kib"] / 1024)
+        log("start-up without state done")
+        if not self.has_durable_store():
+            self.notes.append(
+                "start-up with 1,000 saved sessions × 10,000 entries: skipped, this monkeyd keeps no state "
+                "across restarts yet (no durable store behind the SessionStore seam)")
+            return
+        state = os.path.join(self.fresh_path("saved"), "state")
+        process, path = self.start_monkeyd(state=state)
+        try:
+            self.run_client("populate", path, 1000, 10000, timeout=900)
+        finally:
+            self.stop(process)
+        log("saved state populated")
+        for pair in range(self.arguments.pairs):
+            figures = self.startup_once("monkeyd", state=state)
+            self.record("start-up, 1,000 × 10,000 saved: ms to ready", "monkeyd", figures["ready_ms"])
+            self.record("RSS after restoring 1,000 × 10,000, MiB", "monkeyd", figures["idle_rss_kib"] / 1024)
+
+    def has_durable_store(self):
+        """Whether a session outlives a restart of the daemon (durability on)."""
+        state = os.path.join(self.fresh_path("probe"), "state")
+        process, path = self.start_monkeyd(state=state)
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+                connection.connect(path)
+                connection.sendall(b"START probe interval=1h\nSTOP probe\n")
+                self.read_statuses(connection, 2)
+        finally:
+            self.stop(process)
+        process, path = self.start_monkeyd(state=state)
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+                connection.connect(path)
+                connection.sendall(b"STATUS probe\n")
+                return "session name=probe" in self.read_statuses(connection, 1)
+        finally:
+            self.stop(process)
+
+    @staticmethod
+    def read_statuses(connection, count):
+        text = ""
+        while sum(1 for line in text.split("\n") if line.startswith(("OK", "ERR"))) < count:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            text += chunk.decode()
+        return text
+
+    # -- the table ------------------------------------------------------------
+
+    TARGETS = {
+        "ping single requests/s": ("ratio", 1.0, ">="),
+        "ping pipeline requests/s": ("ratio", 1.0, ">="),
+        "ping conns requests/s": ("ratio", 1.0, ">="),
+        "typing 10,000 sessions: CPU % of one core": ("value", 5.0, "<="),
+        "typing 10,000 sessions: tick lateness p99 ms": ("value", 5.0, "<"),
+        "fan-out 100×1 kHz: entries lost": ("value", 0.0, "<="),
+        "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
+        "start-up, no state: ms to ready": ("value", 20.0, "<"),
+    }
+
+    @staticmethod
+    def spread(values):
+        if not values:
+            return "—"
+        median = statistics.median(values)
+        return f"{Bench.number(median)} ({Bench.number(min(values))}–{Bench.number(max(values))})"
+
+    @staticmethod
+    def number(value):
+        if value == 0:
+            return "0"
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        if abs(value) >= 10:
+            return f"{value:.1f}"
+        return f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}"
+
+    def table(self):
+        lines = ["| figure | monkeyd median (min–max) | redis median (min–max) | monkeyd/redis | target |",
+                 "|---|---|---|---|---|"]
+        for figure, values in self.results.items():
+            monkeyd, redis = values["monkeyd"], values["redis"]
+            ratio = "—"
+            ratio_value = None
+            if monkeyd and redis and statistics.median(redis) != 0:
+                ratio_value = statistics.median(monkeyd) / statistics.median(redis)
+                ratio = f"{ratio_value:.2f}"
+            target = ""
+            if figure in self.TARGETS:
+                kind, bound, comparison = self.TARGETS[figure]
+                subject = ratio_value if kind == "ratio" else (statistics.median(monkeyd) if monkeyd else None)
+                if subject is not None:
+                    met = {">=": subject >= bound, "<=": subject <= bound, "<": subject < bound}[comparison]
+                    label = "ratio" if kind == "ratio" else "monkeyd"
+                    target = f"{label} {comparison} {self.number(bound)}: {'met' if met else 'MISSED'}"
+            lines.append(f"| {figure} | {self.spread(monkeyd)} | {self.spread(redis)} | {ratio} | {target} |")
+        return "\n".join(lines)
+
+    def machine(self):
+        model = "unknown CPU"
+        try:
+            with open("/proc/cpuinfo") as cpuinfo:
+                for line in cpuinfo:
+                    if line.startswith("model name"):
+                        model = line.split(":", 1)[1].strip()
+                        break
+        except OSError:
+            pass
+        redis_version = subprocess.run([self.redis, "--version"], capture_output=True, text=True).stdout.split()
+        version = next((field for field in redis_version if field.startswith("v=")), "v=?")[2:]
+        load = os.getloadavg()[0]
+        return (f"{os.cpu_count()} CPUs ({model}), Linux {platform.release()}, redis-server {version}, "
+                f"load average {load:.1f} at the end, {self.arguments.pairs} runs per figure")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=5, help="runs of each workload per server (A B A B ...)")
+    parser.add_argument("--ping-seconds", type=float, default=2)
+    parser.add_argument("--typing-seconds", type=float, default=10)
+    parser.add_argument("--fanout-seconds", type=float, default=5)
+    parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000, 10000])
+    parser.add_argument("--only", nargs="+", choices=["control", "typing", "fanout", "startup"],
+                        default=["control", "typing", "fanout", "startup"])
+    arguments = parser.parse_args()
+    bench = Bench(arguments)
+    started = time.monotonic()
+    try:
+        bench.build_client()
+        for workload in arguments.only:
+            log(f"{workload} ...")
+            {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
+             "startup": bench.startup}[workload]()
+    finally:
+        shutil.rmtree(bench.directory, ignore_errors=True)
+    print()
+    print(bench.table())
+    print()
+    print(f"Machine: {bench.machine()}; {time.monotonic() - started:.0f} s in all.")
+    for note in bench.notes:
+        print(f"Note: {note}.")
+
+
+if __name__ == "__main__":
+    main()
