@@ -95,7 +95,11 @@ extension Daemon {
         let readable =
             !connection.inputClosed && !connection.closeAfterFlush && !connection.hasPendingInput
             && (connection.isTailing || (connection.stream == nil && connection.output.pendingCount < limit))
-        let writable = !connection.output.isEmpty || connection.stream != nil
+        // Lines still waiting after `service` gave up its turn (its round
+        // limit) must bring it back: writability fires at once and does.
+        let writable =
+            !connection.output.isEmpty || connection.stream != nil
+            || (connection.hasPendingInput && !connection.isTailing)
         guard readable != connection.interest.readable || writable != connection.interest.writable else { return }
         var interest: Poller.Readiness = []
         if readable { interest.insert(.readable) }

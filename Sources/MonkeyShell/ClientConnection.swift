@@ -21,6 +21,9 @@ public final class ClientConnection {
 
     deinit { Syscalls.close(fd) }
 
+    /// A whole line has been read from the socket and waits in the buffer.
+    public var hasBufferedLine: Bool { buffer.contains(0x0A) }
+
     /// Sends bytes as they are (a request line must end in LF).
     public func send(_ bytes: [UInt8]) throws(SystemError) {
         try Syscalls.sendAll(fd, bytes)

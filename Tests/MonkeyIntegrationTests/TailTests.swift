@@ -102,3 +102,23 @@ struct TailAfterFutureIDTests {
         #expect(UInt64(first["id"] ?? "") ?? 0 > 200)
     }
 }
+
+@Suite("A long reply and the request behind it")
+struct LongReplyThenPipelinedRequestTests {
+    /// A LOG of 16 chunks of the output limit, each flushed whole, ends in
+    /// the last round `service` takes for a connection in one turn; the
+    /// PING behind it must still be answered (it once waited for ever).
+    @Test func requestAfterALogOfSixteenChunksIsAnswered() throws {
+        let daemon = try DaemonProcess(configuration: "max_pending_output = 4K\n")
+        let control = try daemon.connect()
+        _ = try control.request("START s monkeys=1000 interval=1ms")
+        #expect(try eventually { try Int(fields(control.request("STATUS s")[0])["entries"] ?? "0") ?? 0 >= 64 })
+        _ = try control.request("STOP s")
+        let client = try daemon.connect()
+        try client.send(Array("LOG s last=64\nPING\n".utf8))
+        let log = try client.readResponse()
+        #expect(log.count == 65)
+        try #require(client.hasBufferedLine || client.waitReadable(timeout: 10), "the PING behind the LOG is answered")
+        #expect(try client.readResponse() == ["OK pong"])
+    }
+}
