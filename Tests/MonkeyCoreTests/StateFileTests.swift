@@ -52,9 +52,13 @@ struct StateFileTests {
         #expect(exact.reservedID == 42 && exact.reservedNumber == 17)
         #expect(
             StoredSession.reservationSize(interval: .millisecond, syncInterval: Interval(nanoseconds: 1_000_000_000))
-                == 4000)
+                == 60_000)
         #expect(
             StoredSession.reservationSize(interval: .defaultTick, syncInterval: Interval(nanoseconds: 1_000_000_000))
+                == 600)
+        #expect(
+            StoredSession.reservationSize(
+                interval: Interval(nanoseconds: 3_600_000_000_000), syncInterval: .millisecond)
                 == 64)
     }
 

@@ -29,12 +29,15 @@ public struct StoredSession: Sendable, Equatable {
         StoredSession(snapshot: snapshot, reservedID: snapshot.nextID, reservedNumber: snapshot.nextNumber)
     }
 
-    /// How many ids to reserve at a time: about four sync intervals of
-    /// typing, so that a reservation is rarely written outside a sync and a
-    /// crash skips little.
+    /// How many ids to reserve at a time: about a minute of typing (and at
+    /// least four sync intervals), so that renewing reservations costs few
+    /// state-file writes even with thousands of sessions typing; a crash
+    /// skips at most that many ids.
     public static func reservationSize(interval: Interval, syncInterval: Interval) -> UInt64 {
-        let perSync = syncInterval.nanoseconds / max(interval.nanoseconds, 1)
-        return min(max(4 * perSync, 64), 1 << 20)
+        let step = max(interval.nanoseconds, 1)
+        let perSync = syncInterval.nanoseconds / step
+        let perMinute = 60_000_000_000 / step
+        return min(max(4 * perSync, perMinute, 64), 1 << 20)
     }
 }
 
