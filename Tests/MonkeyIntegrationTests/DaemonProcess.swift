@@ -49,27 +49,60 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
-final class NotifyListener {
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET. Like
+/// systemd, it reads every datagram as it arrives: the kernel queues only a
+/// few unread datagrams (net.unix.max_dgram_qlen, often 10), and a sender
+/// past that blocks.
+final class NotifyListener: @unchecked Sendable {
     let path: String
     let fd: Int32
+    /// Guards `received` and `isClosed`; signalled on each arrival.
+    private let condition = NSCondition()
+    private var received: [String] = []
+    private var isClosed = false
 
     init(path: String) throws {
         self.path = path
         fd = try Syscalls.unixDatagramSocket()
         try Syscalls.bind(fd, path: path)
+        let thread = Thread { [self] in readUntilClosed() }
+        thread.start()
     }
 
-    deinit { close(fd) }
+    deinit { Glibc.close(fd) }
+
+    /// Stops reading; the reader thread holds the listener until it ends.
+    func close() {
+        condition.withLock { isClosed = true }
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    private func readUntilClosed() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if condition.withLock({ isClosed }) { return }
+            guard ready == 1 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[0..<count], as: UTF8.self)
+            condition.withLock {
+                received.append(message)
+                condition.broadcast()
+            }
+        }
+    }
 
     /// The next datagram, or nil if none arrives before the deadline.
     func receive(timeout: Double = 10) -> String? {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(timeout * 1000)) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
+        let deadline = Date().addingTimeInterval(timeout)
+        return condition.withLock {
+            while received.isEmpty {
+                guard condition.wait(until: deadline) else { break }
+            }
+            return received.isEmpty ? nil : received.removeFirst()
+        }
     }
 
     /// Waits for a datagram containing `assignment` (like "READY=1").
@@ -150,6 +183,7 @@ final class DaemonProcess {
             process.waitUntilExit()
         }
         errorPipe.fileHandleForReading.readabilityHandler = nil
+        notify.close()
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -176,10 +210,25 @@ final class DaemonProcess {
     func waitForExit(timeout: Double = 10) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
-            guard Date() < deadline else { throw TestFailure("monkeyd did not exit within \(timeout) s") }
+            guard Date() < deadline else {
+                throw TestFailure("monkeyd did not exit within \(timeout) s; \(whereItWaits())\n\(standardError)")
+            }
             usleep(2000)
         }
         return process.terminationStatus
+    }
+
+    /// What each of the daemon's threads is doing (state and kernel wait
+    /// channel): the clue a hang leaves.
+    func whereItWaits() -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let directory = "/proc/\(pid)/task/\(task)/"
+            let stat = (try? String(contentsOfFile: directory + "stat", encoding: .utf8)) ?? ""
+            let state = stat.split(separator: ")").last?.split(separator: " ").first ?? "?"
+            let channel = (try? String(contentsOfFile: directory + "wchan", encoding: .utf8)) ?? "?"
+            return "thread \(task): \(state) in \(channel)"
+        }.joined(separator: ", ")
     }
 
     /// Voluntary and involuntary context switches of every thread of the
