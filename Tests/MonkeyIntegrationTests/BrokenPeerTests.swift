@@ -82,7 +82,7 @@ struct BrokenPeerTests {
         let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=24:24", "--"])
         var held: [ClientConnection] = []
         for _ in 0..<40 { held.append(try daemon.connect()) }
-        #expect(daemon.standardError.contains("RLIMIT_NOFILE"), "it warned at start-up")
+        #expect(daemon.startupLog.contains("RLIMIT_NOFILE"), "it warned at start-up")
         #expect(eventually { daemon.standardError.contains("cannot accept a connection") })
         for _ in 0..<50 { usleep(10_000) }  // half a second of EMFILE, pacing only
         let complaints = daemon.standardError.components(separatedBy: "cannot accept a connection").count - 1

@@ -36,7 +36,7 @@ struct ConfigurationReloadTests {
         _ = try #require(daemon.notify.waitFor("RELOADING=1"))
         _ = try #require(daemon.notify.waitFor("READY=1"))
         #expect(try daemon.request("START b interval=1h").first?.hasPrefix("ERR too-many-sessions") == true)
-        #expect(daemon.standardError.contains("kept the old configuration: \(path): line 2: log_typed"))
+        #expect(eventually { daemon.standardError.contains("kept the old configuration: \(path): line 2: log_typed") })
 
         try "max_sessions = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)

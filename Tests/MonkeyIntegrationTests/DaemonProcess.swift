@@ -189,6 +189,13 @@ final class DaemonProcess {
     var pid: Int32 { process.processIdentifier }
     var standardError: String { errorLog.text }
 
+    /// Its stderr once start-up's last line ("listening on") has been read
+    /// from the pipe, so that everything start-up logged is in it.
+    var startupLog: String {
+        _ = eventually { standardError.contains("listening on") }
+        return standardError
+    }
+
     func connect() throws -> ClientConnection {
         try ClientConnection(path: socketPath)
     }

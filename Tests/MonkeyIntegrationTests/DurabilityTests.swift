@@ -244,12 +244,3 @@ struct DurabilityTests {
         #expect(try second.stop() == 0)
     }
 }
-
-extension DaemonProcess {
-    /// Its stderr once start-up's last line ("listening on") has been read
-    /// from the pipe, so that everything start-up logged is in it.
-    var startupLog: String {
-        _ = eventually { standardError.contains("listening on") }
-        return standardError
-    }
-}
