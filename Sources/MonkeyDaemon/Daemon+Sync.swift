@@ -19,9 +19,8 @@ extension Daemon {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             isSyncArmed = false
-            store.sync()
-            // After a failure the entries stay buffered: retry one interval later.
-            armSyncTimer()
+            // Afterwards, what typing added meanwhile (or a failure left) waits one interval more.
+            store.sync(replyingOn: queue) { [self] in armSyncTimer() }
         }
         timer.schedule(deadline: .distantFuture)
         timer.resume()

@@ -1,275 +1,254 @@
+import Dispatch
 import MonkeyCore
 import MonkeyShell
 
-/// The durable store: one state file and one entries file per session in
-/// the state directory. Control actions are written through at once; typed
-/// entries are buffered and written by `sync()`, which the daemon calls at
-/// least every `sync_interval` while there is something to write.
+/// The durable store, as the engine sees it: one state file and one
+/// entries file per session in the state directory. Control actions are
+/// written through at once; typed entries are encoded here as they are
+/// typed and handed to the `FileWriter`'s own queue at each sync, at least
+/// every `sync_interval`, so that the disk's latency never reaches a tick.
 ///
 /// Owned by the daemon's queue, like the engine that calls it.
-final class FileStore: SessionStore {
-    let directory: String
+final class FileStore: SessionStore, @unchecked Sendable {
+    let writer: FileWriter
     var syncInterval: Interval
     let report: (LogPriority, String) -> Void
-    var sessions: [SessionName: SessionFiles] = [:]
-    /// Sessions with entries or a reservation to write at the next sync.
+    var sessions: [SessionName: SessionBuffer] = [:]
+    /// Sessions with records or a reservation to hand over at the next sync.
     var dirty: Set<SessionName> = []
+    /// A sync is with the writer; the next waits for it.
+    var isSyncing = false
+    /// The writer holds records or reservations that failed and wait to be
+    /// written again.
+    var writerHasUnwritten = false
     /// What is wrong with the disk, while something is; reported once.
     var problem: String?
 
-    /// What the store knows of one session's files.
-    final class SessionFiles {
-        /// What the state file holds.
-        var written: StoredSession
-        /// Bytes of the entries file holding its header and good records.
-        var length: Int
-        var recordCount: Int
-        /// Encoded records not yet written; with `replacesFile`, a whole
-        /// new file (header included) that replaces the old one.
+    /// What the daemon's queue keeps of one session between syncs.
+    final class SessionBuffer {
+        /// Encoded records not yet handed over; with `replacesFile`, a
+        /// whole new file (header included) that replaces the old one.
         var pending: [UInt8] = []
         var pendingCount = 0
         var replacesFile = false
-        /// A snapshot to write with a fresh reservation at the next sync.
+        /// Records in the entries file once everything handed over is
+        /// written: what decides when to compact.
+        var recordsInFile: Int
+        /// How far ids are reserved on disk, as far as this queue knows.
+        var reservedID: UInt64
+        /// A reservation to hand over at the next sync.
         var wantedReservation: SessionSnapshot?
-        /// A failed write may have left bytes past `length`.
-        var mayHaveGarbage = false
         /// Reserving at a tick failed: retried at each sync, not at each tick.
         var reservationFailing = false
 
-        init(written: StoredSession, length: Int, recordCount: Int) {
-            self.written = written
-            self.length = length
-            self.recordCount = recordCount
+        init(recordsInFile: Int, reservedID: UInt64) {
+            self.recordsInFile = recordsInFile
+            self.reservedID = reservedID
         }
     }
 
     init(directory: String, syncInterval: Interval, report: @escaping (LogPriority, String) -> Void) {
-        self.directory = directory
+        self.writer = FileWriter(directory: directory)
         self.syncInterval = syncInterval
         self.report = report
     }
 
-    var hasPendingWrites: Bool { !dirty.isEmpty }
+    var hasPendingWrites: Bool { !dirty.isEmpty || writerHasUnwritten }
 
-    func statePath(_ name: SessionName) -> String { "\(directory)/\(name.text).state" }
-    func entriesPath(_ name: SessionName) -> String { "\(directory)/\(name.text).entries" }
+    /// Loads every session (before the daemon starts) and reserves ids for
+    /// those that type again.
+    func load(retention: Int) throws(StorageError) -> [Session] {
+        let loaded = try writer.load(retention: retention, report: report)
+        if let failure = writer.reserveAhead(
+            loaded.map(\.session).filter(\.isTyping).map(\.snapshot),
+            ahead: { reservationSize($0.settings.interval) })
+        {
+            _ = noteFailure(failure)
+        }
+        for (session, recordCount) in loaded {
+            guard let files = writer.sessions[session.name] else { continue }
+            sessions[session.name] = SessionBuffer(recordsInFile: recordCount, reservedID: files.written.reservedID)
+        }
+        return loaded.map(\.session)
+    }
 
     // MARK: SessionStore
 
     func save(_ snapshot: SessionSnapshot) throws(StorageError) {
-        do {
-            try saveState(snapshot)
-        } catch {
-            throw noteFailure(error.message)
+        let ahead = reservationSize(snapshot.settings.interval)
+        let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead) }
+        if let buffer = sessions[snapshot.name] {
+            reserved(reservedID, by: buffer)
+        } else {
+            sessions[snapshot.name] = SessionBuffer(recordsInFile: 0, reservedID: reservedID)
         }
-        noteSuccess()
     }
 
     func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
-        do {
-            if let files = sessions[snapshot.name] {
-                // Entries first: a crash before the state is written leaves the
-                // old numbering with no entries, never old entries in a new epoch.
-                try writeFreshEntriesFile(snapshot.name)
-                files.length = EntryFile.header.count
-                files.recordCount = 0
-                files.pending = []
-                files.pendingCount = 0
-                files.replacesFile = false
-                files.mayHaveGarbage = false
-            }
-            try saveState(snapshot)
-        } catch {
-            throw noteFailure(error.message)
-        }
-        noteSuccess()
-    }
-
-    private func saveState(_ snapshot: SessionSnapshot) throws(StorageError) {
-        let name = snapshot.name
         let ahead = reservationSize(snapshot.settings.interval)
-        if let files = sessions[name] {
-            let stored = StoredSession.reserving(snapshot, ahead: ahead, current: files.written.reservedID)
-            try writeState(stored, syncingDirectory: true)
-            files.written = stored
-            files.wantedReservation = nil
-            files.reservationFailing = false
-        } else {
-            // A new session starts with an empty entries file, whatever a crash left behind.
-            try writeFreshEntriesFile(name)
-            let stored = StoredSession.reserving(snapshot, ahead: ahead, current: 0)
-            try writeState(stored, syncingDirectory: true)
-            sessions[name] = SessionFiles(written: stored, length: EntryFile.header.count, recordCount: 0)
-        }
+        let reservedID = try onWriter { writer throws(StorageError) in try writer.clear(snapshot, ahead: ahead) }
+        guard let buffer = sessions[snapshot.name] else { return }
+        buffer.pending = []
+        buffer.pendingCount = 0
+        buffer.replacesFile = false
+        buffer.recordsInFile = 0
+        dirty.remove(snapshot.name)
+        reserved(reservedID, by: buffer)
     }
 
     func delete(_ name: SessionName) throws(StorageError) {
-        do {
-            // The state file first: without it the session is gone, and a
-            // left-over entries file is removed at the next start.
-            try Syscalls.removeFile(statePath(name))
-            try Syscalls.removeFile(entriesPath(name))
-            try syncDirectory()
-        } catch {
-            throw noteFailure("cannot delete the files of session \(name): \(error)")
-        }
+        try onWriter { writer throws(StorageError) in try writer.delete(name) }
         sessions[name] = nil
         dirty.remove(name)
-        noteSuccess()
     }
 
     func append(_ entry: Entry, to session: Session) {
-        guard let files = sessions[session.name] else { return }
-        EntryFile.appendRecord(entry, to: &files.pending)
-        files.pendingCount += 1
+        guard let buffer = sessions[session.name] else { return }
+        EntryFile.appendRecord(entry, to: &buffer.pending)
+        buffer.pendingCount += 1
         dirty.insert(session.name)
-        let retention = session.log.capacity
-        let onDisk = files.replacesFile ? 0 : files.recordCount
-        if onDisk + files.pendingCount > 2 * retention {
+        if buffer.recordsInFile + buffer.pendingCount > 2 * session.log.capacity {
             // Compaction: the retained log replaces the file at the next sync.
-            files.pending = EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] })
-            files.pendingCount = session.log.count
-            files.replacesFile = true
+            buffer.pending = EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] })
+            buffer.pendingCount = session.log.count
+            buffer.recordsInFile = 0
+            buffer.replacesFile = true
         }
-        let reserved = files.written.reservedID
-        if entry.id >= reserved && !files.reservationFailing {
-            // About to hand out an id that a crash could give again: reserve now.
+        let ahead = reservationSize(session.settings.interval)
+        if entry.id >= buffer.reservedID && !buffer.reservationFailing {
+            // About to hand out an id that a crash could give again: reserve
+            // now, waiting for the writer (rare: renewals are asked for at half).
+            let snapshot = session.snapshot
             do {
-                let stored = StoredSession.reserving(
-                    session.snapshot, ahead: reservationSize(session.settings.interval), current: reserved)
-                try writeState(stored, syncingDirectory: true)
-                files.written = stored
-                files.wantedReservation = nil
+                let reservedID = try onWriter { writer throws(StorageError) in
+                    try writer.reserve(snapshot, ahead: ahead)
+                }
+                reserved(reservedID, by: buffer)
             } catch {
-                files.wantedReservation = session.snapshot
-                files.reservationFailing = true
+                buffer.wantedReservation = snapshot
+                buffer.reservationFailing = true
                 _ = noteFailure(error.message)
             }
-        } else if files.wantedReservation == nil
-            && entry.id + reservationSize(session.settings.interval) / 2 >= reserved
-        {
-            files.wantedReservation = session.snapshot
+        } else if buffer.wantedReservation == nil && entry.id + ahead / 2 >= buffer.reservedID {
+            buffer.wantedReservation = session.snapshot
+        }
+    }
+
+    private func reserved(_ reservedID: UInt64, by buffer: SessionBuffer) {
+        // Results of an earlier sync may arrive after a later control action.
+        buffer.reservedID = max(buffer.reservedID, reservedID)
+        buffer.wantedReservation = nil
+        buffer.reservationFailing = false
+    }
+
+    /// Runs a control action on the writer's queue and waits for it, after
+    /// any sync in progress: the action is durable when this returns.
+    private func onWriter<Result: Sendable>(
+        _ action: @Sendable (FileWriter) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result {
+        let writer = self.writer
+        let outcome = writer.queue.sync { () -> Swift.Result<Result, StorageError> in
+            do throws(StorageError) {
+                return .success(try action(writer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let value):
+            noteSuccess()
+            return value
+        case .failure(let error):
+            throw noteFailure(error.message)
         }
     }
 
     // MARK: Syncing
 
-    /// Above this many sessions to sync, appends are written first and made
-    /// durable by one `syncfs` instead of one `fdatasync` each.
-    static let batchThreshold = 2
+    /// Hands everything buffered to the writer, which writes and syncs it on
+    /// its own queue; `completion` runs on `queue` when it is done. While a
+    /// sync is in progress this does nothing: records keep buffering, and
+    /// the sync in progress calls its completion.
+    func sync(replyingOn queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
+        guard !isSyncing, hasPendingWrites else { return }
+        isSyncing = true
+        let handovers = takeHandovers()
+        let writer = self.writer
+        writer.queue.async { [self] in
+            let outcome = writer.write(handovers)
+            queue.async { [self] in
+                synced(outcome)
+                completion()
+            }
+        }
+    }
 
-    /// Writes and syncs everything buffered; what fails stays buffered for
-    /// the next call (appends are written again at the same offset).
-    ///
-    /// Many sessions are synced together: appends and new reservations are
-    /// written first, made durable by one `syncfs`, and only then are the
-    /// state files renamed into place and the directory synced once.
-    func sync() {
-        var failure: String?
-        var replacedFiles = false
-        let batched = dirty.count > FileStore.batchThreshold
-        var appended: [(SessionName, SessionFiles)] = []
-        var reservations: [(SessionFiles, StoredSession)] = []
-        for name in dirty.sorted() {
-            guard let files = sessions[name] else {
-                dirty.remove(name)
-                continue
-            }
-            do {
-                if let snapshot = files.wantedReservation {
-                    let stored = StoredSession.reserving(
-                        snapshot, ahead: reservationSize(snapshot.settings.interval),
-                        current: files.written.reservedID)
-                    try writeTemporaryState(stored, syncing: !batched)
-                    reservations.append((files, stored))
-                }
-                if files.replacesFile {
-                    try replaceEntriesFile(name, with: files.pending)
-                    files.length = 0
-                    files.recordCount = 0
-                    files.mayHaveGarbage = false
-                    replacedFiles = true
-                } else if files.pendingCount > 0 {
-                    try appendPending(files, to: name, syncing: !batched)
-                    if batched {
-                        appended.append((name, files))
-                        continue
-                    }
-                }
-                written(files, name)
-            } catch {
-                failure = failure ?? "cannot write the entries of session \(name): \(error.message)"
-            }
+    /// What each dirty session hands over, leaving its buffer empty.
+    private func takeHandovers() -> [FileWriter.Handover] {
+        var handovers: [FileWriter.Handover] = []
+        handovers.reserveCapacity(dirty.count)
+        for name in dirty {
+            guard let buffer = sessions[name] else { continue }
+            let reservation = buffer.wantedReservation.map { ($0, reservationSize($0.settings.interval)) }
+            handovers.append(
+                FileWriter.Handover(
+                    name: name, bytes: buffer.pending, replacesFile: buffer.replacesFile, reservation: reservation))
+            buffer.recordsInFile += buffer.pendingCount
+            buffer.pending = []
+            buffer.pendingCount = 0
+            buffer.replacesFile = false
         }
-        do {
-            if batched && !(appended.isEmpty && reservations.isEmpty) { try syncFileSystem() }
-            for (name, files) in appended { written(files, name) }
-            replacedFiles = try install(reservations) || replacedFiles
-            if replacedFiles { try syncDirectory() }
-        } catch {
-            for (files, stored) in reservations where files.wantedReservation != nil {
-                discardTemporaryState(stored.snapshot.name)
-                dirty.insert(stored.snapshot.name)
-            }
-            failure = failure ?? error.message
+        dirty.removeAll(keepingCapacity: true)
+        return handovers
+    }
+
+    private func synced(_ outcome: FileWriter.Outcome) {
+        isSyncing = false
+        writerHasUnwritten = outcome.hasUnwritten
+        for (name, reservedID) in outcome.reservedIDs {
+            guard let buffer = sessions[name] else { continue }
+            reserved(reservedID, by: buffer)
         }
-        if let failure {
+        if let failure = outcome.failure {
             _ = noteFailure(failure)
         } else {
             noteSuccess()
         }
     }
 
-    /// Renames state files written and synced as temporary files into
-    /// place; true if any was. The caller syncs the directory.
-    private func install(_ states: [(SessionFiles, StoredSession)]) throws(StorageError) -> Bool {
-        for (files, stored) in states {
-            try installTemporaryState(stored.snapshot.name)
-            files.written = stored
-            files.wantedReservation = nil
-            files.reservationFailing = false
-        }
-        return !states.isEmpty
-    }
-
-    /// The buffered records are on disk: the file now ends after them.
-    private func written(_ files: SessionFiles, _ name: SessionName) {
-        files.length += files.pending.count
-        files.recordCount += files.pendingCount
-        files.pending = []
-        files.pendingCount = 0
-        files.replacesFile = false
-        dirty.remove(name)
-    }
-
-    /// At a clean shutdown: syncs, then writes each session's exact state so
-    /// that the next start continues without a gap (all state files synced
-    /// together).
+    /// At a clean shutdown: waits for a sync in progress, then writes
+    /// everything and each session's exact state.
     func close(_ snapshots: [SessionSnapshot]) {
-        sync()
-        var states: [(SessionFiles, StoredSession)] = []
-        var failure: String?
-        for snapshot in snapshots where !dirty.contains(snapshot.name) {
-            guard let files = sessions[snapshot.name] else { continue }
-            let stored = StoredSession.exact(snapshot)
-            guard stored != files.written else { continue }
-            do {
-                try writeTemporaryState(stored, syncing: false)
-                states.append((files, stored))
-            } catch {
-                failure = failure ?? error.message
-            }
-        }
-        do {
-            if !states.isEmpty { try syncFileSystem() }
-            if try install(states) { try syncDirectory() }
-        } catch {
-            failure = failure ?? error.message
-        }
+        let handovers = takeHandovers()
+        let writer = self.writer
+        let failure = writer.queue.sync { writer.close(handovers, snapshots: snapshots) }
         if let failure { _ = noteFailure(failure) }
     }
 
     func reservationSize(_ interval: Interval) -> UInt64 {
         StoredSession.reservationSize(interval: interval, syncInterval: syncInterval)
+    }
+
+    // MARK: Reporting
+
+    /// Records a failure; the first one after a good spell goes to the journal.
+    func noteFailure(_ message: String) -> StorageError {
+        if problem == nil {
+            report(
+                .error,
+                "storage trouble: \(message); control actions answer storage-error and typing continues in memory "
+                    + "until the state directory is writable again (retried every sync_interval)")
+        }
+        problem = message
+        return StorageError(message)
+    }
+
+    /// Notes that the disk takes writes again, once after trouble: when
+    /// nothing that failed is still waiting (what typing buffered since the
+    /// last sync has not failed).
+    func noteSuccess() {
+        guard problem != nil, !writerHasUnwritten else { return }
+        problem = nil
+        report(.notice, "storage recovered: every session and entry is written to \(writer.directory) again")
     }
 }

@@ -2,7 +2,7 @@ import MonkeyCore
 import MonkeyShell
 
 /// The file operations behind the store, each durable when it returns.
-extension FileStore {
+extension FileWriter {
     /// Replaces the state file atomically: temporary file, sync, rename,
     /// then (unless the caller batches it) sync of the directory.
     func writeState(_ stored: StoredSession, syncingDirectory: Bool) throws(StorageError) {
@@ -57,17 +57,17 @@ extension FileStore {
         try replaceFile(entriesPath(name), with: bytes, what: "the entries of session \(name)")
     }
 
-    /// Appends the buffered records after the last good one, then syncs
-    /// them unless the caller syncs the whole file system afterwards.
-    func appendPending(_ files: SessionFiles, to name: SessionName, syncing: Bool) throws(StorageError) {
+    /// Appends the records not yet written after the last good one, then
+    /// syncs them unless the caller syncs the whole file system afterwards.
+    func appendUnwritten(_ files: SessionFiles, to name: SessionName, syncing: Bool) throws(StorageError) {
         let path = entriesPath(name)
         do throws(SystemError) {
             let fd = try Syscalls.open(path, .writeCreating)
             defer { Syscalls.close(fd) }
             do throws(SystemError) {
-                try Syscalls.write(fd, files.pending, at: files.length)
+                try Syscalls.write(fd, files.unwritten, at: files.length)
                 if files.mayHaveGarbage {
-                    try Syscalls.truncate(fd, to: files.length + files.pending.count)
+                    try Syscalls.truncate(fd, to: files.length + files.unwritten.count)
                     files.mayHaveGarbage = false
                 }
                 if syncing { try Syscalls.synchronizeData(fd) }
@@ -115,26 +115,5 @@ extension FileStore {
             _ = try? Syscalls.removeFile(temporary)
             throw StorageError("cannot write \(what) to \(path): \(error.reason)")
         }
-    }
-
-    // MARK: Reporting
-
-    /// Records a failure; the first one after a good spell goes to the journal.
-    func noteFailure(_ message: String) -> StorageError {
-        if problem == nil {
-            report(
-                .error,
-                "storage trouble: \(message); control actions answer storage-error and typing continues in memory "
-                    + "until the state directory is writable again (retried every sync_interval)")
-        }
-        problem = message
-        return StorageError(message)
-    }
-
-    /// Notes that everything is written again, once after trouble.
-    func noteSuccess() {
-        guard problem != nil, dirty.isEmpty else { return }
-        problem = nil
-        report(.notice, "storage recovered: every session and entry is written to \(directory) again")
     }
 }

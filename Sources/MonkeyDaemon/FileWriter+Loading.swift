@@ -3,18 +3,21 @@ import MonkeyShell
 
 /// Start-up: every session back from its files, torn tails cut, damaged
 /// sessions set aside without stopping the others.
-extension FileStore {
+extension FileWriter {
     /// Loads every session in the directory, keeping `retention` entries
-    /// each. Only an unreadable directory is an error; a damaged session is
-    /// reported and skipped.
-    func load(retention: Int) throws(StorageError) -> [Session] {
+    /// each, with the number of records in its entries file. Only an
+    /// unreadable directory is an error; a damaged session is reported and
+    /// skipped.
+    func load(retention: Int, report: (LogPriority, String) -> Void) throws(StorageError)
+        -> [(session: Session, recordCount: Int)]
+    {
         let names: [String]
         do {
             names = try Syscalls.directoryEntries(directory)
         } catch {
             throw StorageError("cannot read the state directory \(directory): \(error.reason)")
         }
-        var loaded: [Session] = []
+        var loaded: [(session: Session, recordCount: Int)] = []
         var stateNames = Set<String>()
         var buffer: [UInt8] = []
         for file in names.sorted() {
@@ -31,9 +34,9 @@ extension FileStore {
                 continue
             }
             do {
-                loaded.append(try loadSession(name, retention: retention, buffer: &buffer))
+                loaded.append(try loadSession(name, retention: retention, buffer: &buffer, report: report))
             } catch {
-                setAside(name, because: error.message)
+                setAside(name, because: error.message, report: report)
             }
         }
         for file in names where file.hasSuffix(".entries") {
@@ -43,24 +46,23 @@ extension FileStore {
             _ = try? Syscalls.removeFile("\(directory)/\(file)")
             report(.notice, "removed \(directory)/\(file), left over from a deleted session")
         }
-        reserveAhead(loaded.filter(\.isTyping).map(\.snapshot))
         return loaded
     }
 
     /// Sessions that type again need ids reserved before their first tick:
-    /// done here for all of them in one batch rather than one by one, each
-    /// with its own syncs, on the first ticks.
-    private func reserveAhead(_ snapshots: [SessionSnapshot]) {
+    /// done for all of them in one batch rather than one by one, each with
+    /// its own syncs, on the first ticks. Returns why it failed, if it did.
+    func reserveAhead(_ snapshots: [SessionSnapshot], ahead: (SessionSnapshot) -> UInt64) -> String? {
         var states: [(SessionFiles, StoredSession)] = []
         do {
             for snapshot in snapshots {
                 guard let files = sessions[snapshot.name] else { continue }
                 let stored = StoredSession.reserving(
-                    snapshot, ahead: reservationSize(snapshot.settings.interval), current: files.written.reservedID)
+                    snapshot, ahead: ahead(snapshot), current: files.written.reservedID)
                 try writeTemporaryState(stored, syncing: false)
                 states.append((files, stored))
             }
-            guard !states.isEmpty else { return }
+            guard !states.isEmpty else { return nil }
             try syncFileSystem()
             for (files, stored) in states {
                 try installTemporaryState(stored.snapshot.name)
@@ -70,13 +72,14 @@ extension FileStore {
         } catch {
             // The first ticks reserve one by one, as they would have anyway.
             for (_, stored) in states { discardTemporaryState(stored.snapshot.name) }
-            _ = noteFailure(error.message)
+            return error.message
         }
+        return nil
     }
 
-    private func loadSession(_ name: SessionName, retention: Int, buffer: inout [UInt8]) throws(StorageError)
-        -> Session
-    {
+    private func loadSession(
+        _ name: SessionName, retention: Int, buffer: inout [UInt8], report: (LogPriority, String) -> Void
+    ) throws(StorageError) -> (session: Session, recordCount: Int) {
         let stored: StoredSession
         do {
             guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
@@ -106,16 +109,16 @@ extension FileStore {
         }
         var length = contents.validLength
         if contents.damage != nil || fileLength < EntryFile.header.count {
-            length = try cutEntriesFile(name, contents, fileLength: fileLength)
+            length = try cutEntriesFile(name, contents, fileLength: fileLength, report: report)
         }
-        sessions[name] = SessionFiles(written: stored, length: length, recordCount: contents.recordCount)
-        return stored.restoredSession(entries: contents.entries, retention: retention)
+        sessions[name] = SessionFiles(written: stored, length: length)
+        return (stored.restoredSession(entries: contents.entries, retention: retention), contents.recordCount)
     }
 
     /// Cuts a torn or corrupt tail (or writes a missing header); reported once.
-    private func cutEntriesFile(_ name: SessionName, _ contents: EntryFileContents, fileLength: Int)
-        throws(StorageError) -> Int
-    {
+    private func cutEntriesFile(
+        _ name: SessionName, _ contents: EntryFileContents, fileLength: Int, report: (LogPriority, String) -> Void
+    ) throws(StorageError) -> Int {
         let path = entriesPath(name)
         do {
             let fd = try Syscalls.open(path, .writeCreating)
@@ -141,7 +144,7 @@ extension FileStore {
 
     /// Moves a session's files aside so that it neither loads nor blocks a
     /// new session of the same name; the operator can inspect them.
-    private func setAside(_ name: SessionName, because reason: String) {
+    private func setAside(_ name: SessionName, because reason: String, report: (LogPriority, String) -> Void) {
         var moved: [String] = []
         for path in [statePath(name), entriesPath(name)] {
             if (try? Syscalls.rename(path, to: path + ".damaged")) != nil { moved.append(path + ".damaged") }
