@@ -37,7 +37,28 @@ struct EngineTickTests {
         var harness = Harness()
         try harness.expectOK("START a")
         #expect(harness.tick(now: ms(1_050)).entries.count == 1)
-        #expect(harness.engine.nextDeadline() == ms(1_150))
+        #expect(harness.engine.nextDeadline() == ms(1_100), "the next tick on the session's own schedule")
+    }
+
+    /// Sessions held up together (a long stall of the daemon) must not all
+    /// fall due together afterwards, or every later wake-up runs them all.
+    @Test func sessionsHeldUpTogetherKeepTheirOwnPhases() throws {
+        var harness = Harness()
+        harness.engine.coalescingWindow = 0
+        for (index, name) in ["a", "b", "c", "d"].enumerated() {
+            try harness.expectOK("START \(name)", now: ms(UInt64(25 * index)))
+        }
+        #expect(harness.tick(now: ms(2_000)).entries.count == 4)
+        var deadlines: [UInt64] = []
+        var order: [String] = []
+        for _ in 0..<4 {
+            let deadline = harness.engine.nextDeadline()
+            let now = try #require(deadline)
+            deadlines.append(now)
+            order += harness.tick(now: now).entries.map(\.session.text)
+        }
+        #expect(deadlines == [ms(2_025), ms(2_050), ms(2_075), ms(2_100)], "25 ms apart, as before the stall")
+        #expect(order == ["b", "c", "d", "a"], "one session per wake-up")
     }
 
     @Test func aShortIntervalCoalescesLess() throws {

@@ -116,8 +116,10 @@ public struct Engine {
                 var next = item.due + interval
                 // Ticks missed by less than the catch-up window (a busy machine
                 // ran the timer late) are made up at once, keeping the rate; a
-                // daemon further behind (suspended, overloaded) skips them.
-                if next &+ catchUpWindow <= now { next = now + interval }
+                // daemon further behind (suspended, overloaded) skips them but
+                // keeps the session's phase: sessions held up together would
+                // otherwise all fall due together from then on.
+                if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
                 scheduled.due = next
                 store.append(entry, to: scheduled.session)
                 return .typed(scheduled.session.name, entry, next)
