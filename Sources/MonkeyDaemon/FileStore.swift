@@ -14,8 +14,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
     var syncInterval: Interval
     let report: (LogPriority, String) -> Void
     var sessions: [SessionName: SessionBuffer] = [:]
-    /// Sessions with records or a reservation to hand over at the next sync.
-    var dirty: Set<SessionName> = []
+    /// Sessions with records or a reservation to hand over at the next sync
+    /// (a list and a flag in each, cheaper per entry than a set of names).
+    var dirty: [SessionBuffer] = []
     /// A sync is with the writer; the next waits for it.
     var isSyncing = false
     /// The writer holds records or reservations that failed and wait to be
@@ -26,6 +27,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
 
     /// What the daemon's queue keeps of one session between syncs.
     final class SessionBuffer {
+        let name: SessionName
+        var isDirty = false
         /// Encoded records not yet handed over; with `replacesFile`, a
         /// whole new file (header included) that replaces the old one.
         var pending: [UInt8] = []
@@ -40,10 +43,15 @@ final class FileStore: SessionStore, @unchecked Sendable {
         var wantedReservation: SessionSnapshot?
         /// Reserving at a tick failed: retried at each sync, not at each tick.
         var reservationFailing = false
+        /// How many ids a reservation covers, for the session's interval
+        /// (kept here so that a tick need not look at its settings).
+        var reservationSize: UInt64
 
-        init(recordsInFile: Int, reservedID: UInt64) {
+        init(name: SessionName, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+            self.name = name
             self.recordsInFile = recordsInFile
             self.reservedID = reservedID
+            self.reservationSize = reservationSize
         }
     }
 
@@ -67,7 +75,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
         }
         for (session, recordCount) in loaded {
             guard let files = writer.sessions[session.name] else { continue }
-            sessions[session.name] = SessionBuffer(recordsInFile: recordCount, reservedID: files.written.reservedID)
+            sessions[session.name] = SessionBuffer(
+                name: session.name, recordsInFile: recordCount, reservedID: files.written.reservedID,
+                reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
     }
@@ -78,9 +88,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let ahead = reservationSize(snapshot.settings.interval)
         let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead) }
         if let buffer = sessions[snapshot.name] {
+            buffer.reservationSize = ahead
             reserved(reservedID, by: buffer)
         } else {
-            sessions[snapshot.name] = SessionBuffer(recordsInFile: 0, reservedID: reservedID)
+            sessions[snapshot.name] = SessionBuffer(
+                name: snapshot.name, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
         }
     }
 
@@ -92,21 +104,25 @@ final class FileStore: SessionStore, @unchecked Sendable {
         buffer.pendingCount = 0
         buffer.replacesFile = false
         buffer.recordsInFile = 0
-        dirty.remove(snapshot.name)
+        buffer.reservationSize = ahead
         reserved(reservedID, by: buffer)
     }
 
     func delete(_ name: SessionName) throws(StorageError) {
         try onWriter { writer throws(StorageError) in try writer.delete(name) }
+        // A buffer still listed as dirty is skipped at the next sync.
+        sessions[name]?.isDirty = false
         sessions[name] = nil
-        dirty.remove(name)
     }
 
     func append(_ entry: Entry, to session: Session) {
         guard let buffer = sessions[session.name] else { return }
         EntryFile.appendRecord(entry, to: &buffer.pending)
         buffer.pendingCount += 1
-        dirty.insert(session.name)
+        if !buffer.isDirty {
+            buffer.isDirty = true
+            dirty.append(buffer)
+        }
         if buffer.recordsInFile + buffer.pendingCount > 2 * session.log.capacity {
             // Compaction: the retained log replaces the file at the next sync.
             buffer.pending = EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] })
@@ -114,7 +130,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
             buffer.recordsInFile = 0
             buffer.replacesFile = true
         }
-        let ahead = reservationSize(session.settings.interval)
+        let ahead = buffer.reservationSize
         if entry.id >= buffer.reservedID && !buffer.reservationFailing {
             // About to hand out an id that a crash could give again: reserve
             // now, waiting for the writer (rare: renewals are asked for at half).
@@ -187,8 +203,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
     private func takeHandovers() -> [FileWriter.Handover] {
         var handovers: [FileWriter.Handover] = []
         handovers.reserveCapacity(dirty.count)
-        for name in dirty {
-            guard let buffer = sessions[name] else { continue }
+        for buffer in dirty where buffer.isDirty {
+            let name = buffer.name
+            buffer.isDirty = false
             let reservation = buffer.wantedReservation.map { ($0, reservationSize($0.settings.interval)) }
             handovers.append(
                 FileWriter.Handover(
