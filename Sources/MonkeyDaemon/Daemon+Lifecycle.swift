@@ -13,7 +13,11 @@ extension Daemon {
             let loaded = try MonkeyDaemon.loadConfiguration(options)
             configuration = loaded
             engine.update(loaded.limits)
-            store.syncInterval = loaded.syncInterval
+            store.changeSyncInterval(
+                to: loaded.syncInterval,
+                sessionIntervals: engine.sessionNames.compactMap { name in
+                    engine.session(named: name).map { (name, $0.settings.interval) }
+                })
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,

@@ -11,7 +11,7 @@ import MonkeyShell
 /// Owned by the daemon's queue, like the engine that calls it.
 final class FileStore: SessionStore, @unchecked Sendable {
     let writer: FileWriter
-    var syncInterval: Interval
+    private(set) var syncInterval: Interval
     let report: (LogPriority, String) -> Void
     var sessions: [SessionName: SessionBuffer] = [:]
     /// Sessions with records or a reservation to hand over at the next sync
@@ -240,6 +240,14 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let writer = self.writer
         let failure = writer.queue.sync { writer.close(handovers, snapshots: snapshots) }
         if let failure { _ = noteFailure(failure) }
+    }
+
+    /// A reload changed `sync_interval`, on which reservation sizes depend.
+    func changeSyncInterval(to syncInterval: Interval, sessionIntervals: [(SessionName, Interval)]) {
+        self.syncInterval = syncInterval
+        for (name, interval) in sessionIntervals {
+            sessions[name]?.reservationSize = reservationSize(interval)
+        }
     }
 
     func reservationSize(_ interval: Interval) -> UInt64 {
