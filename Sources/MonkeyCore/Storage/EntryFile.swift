@@ -18,20 +18,21 @@ public enum EntryFile {
     public static func appendRecord(_ entry: Entry, to output: inout [UInt8]) {
         var text = entry.text
         text.withUTF8 { textBytes in
-            let length = UInt32(fixedPayloadLength + textBytes.count)
-            let start = output.count
-            appendInteger(length, to: &output)
-            appendInteger(UInt32(0), to: &output)
-            appendInteger(entry.id, to: &output)
-            appendInteger(entry.number, to: &output)
-            output.append(entry.isHit ? 1 : 0)
-            output.append(contentsOf: textBytes)
-            let crc = output.withUnsafeBytes { raw in
-                let lengthBytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + 4)])
-                let payload = UnsafeRawBufferPointer(rebasing: raw[(start + recordHeaderLength)...])
-                return CRC32C.checksum(payload, continuing: CRC32C.checksum(lengthBytes))
+            // The fixed part is assembled on the stack and appended at once:
+            // this runs for every entry typed, byte-by-byte appends cost more.
+            let fixedLength = recordHeaderLength + fixedPayloadLength
+            withUnsafeTemporaryAllocation(byteCount: fixedLength, alignment: 8) { fixed in
+                fixed.storeBytes(of: UInt32(fixedPayloadLength + textBytes.count).littleEndian, as: UInt32.self)
+                fixed.storeBytes(of: entry.id.littleEndian, toByteOffset: 8, as: UInt64.self)
+                fixed.storeBytes(of: entry.number.littleEndian, toByteOffset: 16, as: UInt64.self)
+                fixed[24] = entry.isHit ? 1 : 0
+                var crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: fixed[0..<4]))
+                crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: fixed[8..<fixedLength]), continuing: crc)
+                crc = CRC32C.checksum(UnsafeRawBufferPointer(textBytes), continuing: crc)
+                fixed.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+                output.append(contentsOf: UnsafeRawBufferPointer(fixed))
             }
-            for shift in 0..<4 { output[start + 4 + shift] = UInt8(truncatingIfNeeded: crc >> (8 * shift)) }
+            output.append(contentsOf: textBytes)
         }
     }
 
@@ -40,10 +41,6 @@ public enum EntryFile {
         var output = header
         for entry in entries { appendRecord(entry, to: &output) }
         return output
-    }
-
-    static func appendInteger<Value: FixedWidthInteger>(_ value: Value, to output: inout [UInt8]) {
-        for shift in 0..<(Value.bitWidth / 8) { output.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) }
     }
 }
 
