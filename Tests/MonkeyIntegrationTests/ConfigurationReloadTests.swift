@@ -10,17 +10,10 @@ struct ConfigurationReloadTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/monkeyd.conf"
         try "# limits\nmax_sessions = 2\nmax_monkies = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
-        process.arguments = [
+        let (status, message) = try runToExit([
             "--socket", directory.path + "/monkeyd.sock", "--state-dir", directory.path + "/state", "--config", path,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        ])
+        #expect(status == 1)
         #expect(message.contains("\(path): line 3: unknown key 'max_monkies'"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/monkeyd.sock"))
     }

@@ -6,31 +6,9 @@ import Testing
 /// Start-up and shutdown of the real daemon: sockets, signals, arguments.
 @Suite("Daemon lifecycle")
 struct DaemonLifecycleTests {
-    /// Runs monkeyd to completion (it must exit by itself) and returns its
-    /// exit status and stderr.
-    static func runToExit(_ arguments: [String], timeout: Double = 10) throws -> (status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.monkeyd)
-        process.arguments = arguments
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = errorPipe
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                process.terminate()
-                throw TestFailure("monkeyd \(arguments) did not exit")
-            }
-            usleep(2000)
-        }
-        let error = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, error)
-    }
-
     @Test func refusesToStartWhenALiveDaemonAnswers() throws {
         let daemon = try DaemonProcess()
-        let second = try Self.runToExit(["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"])
+        let second = try runToExit(["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"])
         #expect(second.status == 1)
         #expect(second.error.contains("another monkeyd is already listening"))
         #expect(try daemon.request("PING") == ["OK pong"], "the first daemon and its socket are untouched")
@@ -54,7 +32,7 @@ struct DaemonLifecycleTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/file"
         try "precious".write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try Self.runToExit(["--socket", path, "--state-dir", directory.path + "/state"])
+        let result = try runToExit(["--socket", path, "--state-dir", directory.path + "/state"])
         #expect(result.status == 1)
         #expect(result.error.contains("is not a socket"))
         #expect((try? String(contentsOfFile: path, encoding: .utf8)) == "precious")
@@ -84,13 +62,13 @@ struct DaemonLifecycleTests {
         let config = directory.path + "/bad.conf"
         try "# comment\nmax_monkeys = 10\nmax_sessions = lots\n".write(
             toFile: config, atomically: true, encoding: .utf8)
-        let result = try Self.runToExit([
+        let result = try runToExit([
             "--socket", directory.path + "/s.sock", "--state-dir", directory.path + "/state", "--config", config,
         ])
         #expect(result.status == 1)
         #expect(result.error.contains("line 3"))
         #expect(result.error.contains("max_sessions"))
-        let missing = try Self.runToExit([
+        let missing = try runToExit([
             "--socket", directory.path + "/s.sock", "--config", directory.path + "/missing.conf",
         ])
         #expect(missing.status == 1)
@@ -98,11 +76,11 @@ struct DaemonLifecycleTests {
     }
 
     @Test func helpVersionAndUsageErrors() throws {
-        let help = try Self.runToExit(["--help"])
+        let help = try runToExit(["--help"])
         #expect(help.status == 0 && help.error.contains("Usage: monkeyd"))
-        let version = try Self.runToExit(["--version"])
+        let version = try runToExit(["--version"])
         #expect(version.status == 0 && version.error.contains("monkeyd 0.1.0"))
-        let wrong = try Self.runToExit(["--frobnicate"])
+        let wrong = try runToExit(["--frobnicate"])
         #expect(wrong.status == 2 && wrong.error.contains("unknown argument"))
     }
 

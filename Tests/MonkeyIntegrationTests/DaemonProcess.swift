@@ -118,6 +118,36 @@ final class NotifyListener: @unchecked Sendable {
     }
 }
 
+/// Runs a program (monkeyd unless told otherwise) that is expected to exit
+/// by itself, as a daemon refusing to start does; returns its status and
+/// what it wrote to stderr and stdout.
+func runToExit(
+    _ arguments: [String], executable: String = Binaries.monkeyd, environment: [String: String]? = nil,
+    timeout: Double = 10
+) throws -> (status: Int32, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    process.standardError = output
+    process.standardOutput = output
+    try process.run()
+    // Read while it runs: a full pipe would keep it from exiting.
+    let finished = DispatchSemaphore(value: 0)
+    let collected = ErrorLog()
+    DispatchQueue.global().async {
+        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        finished.signal()
+    }
+    guard finished.wait(timeout: .now() + timeout) == .success else {
+        process.terminate()
+        throw TestFailure("\(executable) \(arguments) did not exit within \(timeout) s")
+    }
+    process.waitUntilExit()
+    return (process.terminationStatus, collected.text)
+}
+
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
