@@ -7,18 +7,24 @@ import MonkeyShell
 /// that an idle daemon never wakes up for it.
 extension Daemon {
     func armSyncTimer() {
-        guard store.hasPendingWrites, !isSyncArmed, !isShuttingDown else { return }
+        // While a sync is in progress its completion arms the timer again.
+        guard store.hasPendingWrites, !store.isSyncing, !isShuttingDown else { return }
+        // Much piled up (a long sync_interval, fast typing): write it now
+        // rather than hold more in memory.
+        let isEarly = store.wantsEarlySync
+        guard !isSyncArmed || (isEarly && !isSyncArmedEarly) else { return }
         let timer = syncTimer ?? makeSyncTimer()
         isSyncArmed = true
-        timer.schedule(
-            deadline: .now() + .nanoseconds(Int(clamping: store.syncInterval.nanoseconds)),
-            leeway: .milliseconds(10))
+        isSyncArmedEarly = isEarly
+        let delay = isEarly ? 0 : Int(clamping: store.syncInterval.nanoseconds)
+        timer.schedule(deadline: .now() + .nanoseconds(delay), leeway: .milliseconds(10))
     }
 
     private func makeSyncTimer() -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             isSyncArmed = false
+            isSyncArmedEarly = false
             // Afterwards, what typing added meanwhile (or a failure left) waits one interval more.
             store.sync(replyingOn: queue) { [self] in armSyncTimer() }
         }

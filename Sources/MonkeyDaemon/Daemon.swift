@@ -38,6 +38,7 @@ final class Daemon: @unchecked Sendable {
     /// Syncs typed entries to disk; armed only while some are waiting.
     var syncTimer: DispatchSourceTimer?
     var isSyncArmed = false
+    var isSyncArmedEarly = false
     var isShuttingDown = false
     /// The listener is unwatched for a moment after accept failed (Daemon+Accept.swift).
     var isAcceptPaused = false

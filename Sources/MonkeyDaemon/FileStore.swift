@@ -4,9 +4,10 @@ import MonkeyShell
 
 /// The durable store, as the engine sees it: one state file and one
 /// entries file per session in the state directory. Control actions are
-/// written through at once; typed entries are encoded here as they are
-/// typed and handed to the `FileWriter`'s own queue at each sync, at least
-/// every `sync_interval`, so that the disk's latency never reaches a tick.
+/// written through at once; typed entries are encoded into the `Outbox` as
+/// they are typed and handed to the `FileWriter`'s own queue at each sync,
+/// at least every `sync_interval`, so that the disk's latency never
+/// reaches a tick.
 ///
 /// Owned by the daemon's queue, like the engine that calls it.
 final class FileStore: SessionStore, @unchecked Sendable {
@@ -14,9 +15,12 @@ final class FileStore: SessionStore, @unchecked Sendable {
     private(set) var syncInterval: Interval
     let report: (LogPriority, String) -> Void
     var sessions: [SessionName: SessionBuffer] = [:]
-    /// Sessions with records or a reservation to hand over at the next sync
-    /// (a list and a flag in each, cheaper per entry than a set of names).
-    var dirty: [SessionBuffer] = []
+    var outbox = Outbox()
+    /// Sessions that asked for a reservation since the last sync.
+    var reservationRequests: [SessionBuffer] = []
+    /// Keys name a session's files in the outbox; a CLEAR or a DELETE
+    /// retires the key, so that records typed before it are dropped.
+    var nextKey = 0
     /// A sync is with the writer; the next waits for it.
     var isSyncing = false
     /// The writer holds records or reservations that failed and wait to be
@@ -27,13 +31,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
 
     /// What the daemon's queue keeps of one session between syncs.
     final class SessionBuffer {
-        let name: SessionName
-        var isDirty = false
-        /// Encoded records not yet handed over; with `replacesFile`, a
-        /// whole new file (header included) that replaces the old one.
-        var pending: [UInt8] = []
-        var pendingCount = 0
-        var replacesFile = false
+        var key: Int
         /// Records in the entries file once everything handed over is
         /// written: what decides when to compact.
         var recordsInFile: Int
@@ -47,8 +45,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
         /// (kept here so that a tick need not look at its settings).
         var reservationSize: UInt64
 
-        init(name: SessionName, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
-            self.name = name
+        init(key: Int, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+            self.key = key
             self.recordsInFile = recordsInFile
             self.reservedID = reservedID
             self.reservationSize = reservationSize
@@ -61,7 +59,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
         self.report = report
     }
 
-    var hasPendingWrites: Bool { !dirty.isEmpty || writerHasUnwritten }
+    var hasPendingWrites: Bool { !outbox.isEmpty || !reservationRequests.isEmpty || writerHasUnwritten }
+    /// So much is buffered that it should be written now.
+    var wantsEarlySync: Bool { outbox.isLarge }
 
     /// Loads every session (before the daemon starts) and reserves ids for
     /// those that type again.
@@ -75,34 +75,46 @@ final class FileStore: SessionStore, @unchecked Sendable {
         }
         for (session, recordCount) in loaded {
             guard let files = writer.sessions[session.name] else { continue }
+            let key = takeKey()
+            writer.assign(key, to: files)
             sessions[session.name] = SessionBuffer(
-                name: session.name, recordsInFile: recordCount, reservedID: files.written.reservedID,
+                key: key, recordsInFile: recordCount, reservedID: files.written.reservedID,
                 reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
+    }
+
+    private func takeKey() -> Int {
+        defer { nextKey += 1 }
+        return nextKey
     }
 
     // MARK: SessionStore
 
     func save(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
-        let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead) }
-        if let buffer = sessions[snapshot.name] {
+        let buffer = sessions[snapshot.name]
+        let key = buffer?.key ?? takeKey()
+        let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead, key: key)
+        }
+        if let buffer {
             buffer.reservationSize = ahead
             reserved(reservedID, by: buffer)
         } else {
             sessions[snapshot.name] = SessionBuffer(
-                name: snapshot.name, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
+                key: key, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
         }
     }
 
     func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
-        let reservedID = try onWriter { writer throws(StorageError) in try writer.clear(snapshot, ahead: ahead) }
+        let key = takeKey()
+        let reservedID = try onWriter { writer throws(StorageError) in
+            try writer.clear(snapshot, ahead: ahead, key: key)
+        }
         guard let buffer = sessions[snapshot.name] else { return }
-        buffer.pending = []
-        buffer.pendingCount = 0
-        buffer.replacesFile = false
+        // Records still in the outbox carry the old key: the writer drops them.
+        buffer.key = key
         buffer.recordsInFile = 0
         buffer.reservationSize = ahead
         reserved(reservedID, by: buffer)
@@ -110,25 +122,20 @@ final class FileStore: SessionStore, @unchecked Sendable {
 
     func delete(_ name: SessionName) throws(StorageError) {
         try onWriter { writer throws(StorageError) in try writer.delete(name) }
-        // A buffer still listed as dirty is skipped at the next sync.
-        sessions[name]?.isDirty = false
+        sessions[name]?.wantedReservation = nil
         sessions[name] = nil
     }
 
     func append(_ entry: Entry, to session: Session) {
         guard let buffer = sessions[session.name] else { return }
-        EntryFile.appendRecord(entry, to: &buffer.pending)
-        buffer.pendingCount += 1
-        if !buffer.isDirty {
-            buffer.isDirty = true
-            dirty.append(buffer)
-        }
-        if buffer.recordsInFile + buffer.pendingCount > 2 * session.log.capacity {
-            // Compaction: the retained log replaces the file at the next sync.
-            buffer.pending = EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] })
-            buffer.pendingCount = session.log.count
-            buffer.recordsInFile = 0
-            buffer.replacesFile = true
+        if buffer.recordsInFile >= 2 * session.log.capacity {
+            // Compaction: the retained log (this entry included) replaces the file.
+            outbox.replace(
+                key: buffer.key, with: EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] }))
+            buffer.recordsInFile = session.log.count
+        } else {
+            outbox.append(entry, key: buffer.key)
+            buffer.recordsInFile += 1
         }
         let ahead = buffer.reservationSize
         if entry.id >= buffer.reservedID && !buffer.reservationFailing {
@@ -141,13 +148,17 @@ final class FileStore: SessionStore, @unchecked Sendable {
                 }
                 reserved(reservedID, by: buffer)
             } catch {
-                buffer.wantedReservation = snapshot
+                requestReservation(snapshot, by: buffer)
                 buffer.reservationFailing = true
-                _ = noteFailure(error.message)
             }
         } else if buffer.wantedReservation == nil && entry.id + ahead / 2 >= buffer.reservedID {
-            buffer.wantedReservation = session.snapshot
+            requestReservation(session.snapshot, by: buffer)
         }
+    }
+
+    private func requestReservation(_ snapshot: SessionSnapshot, by buffer: SessionBuffer) {
+        if buffer.wantedReservation == nil { reservationRequests.append(buffer) }
+        buffer.wantedReservation = snapshot
     }
 
     private func reserved(_ reservedID: UInt64, by buffer: SessionBuffer) {
@@ -181,17 +192,17 @@ final class FileStore: SessionStore, @unchecked Sendable {
 
     // MARK: Syncing
 
-    /// Hands everything buffered to the writer, which writes and syncs it on
-    /// its own queue; `completion` runs on `queue` when it is done. While a
-    /// sync is in progress this does nothing: records keep buffering, and
-    /// the sync in progress calls its completion.
+    /// Hands the outbox to the writer, which writes and syncs it on its own
+    /// queue; `completion` runs on `queue` when it is done. While a sync is
+    /// in progress this does nothing: the outbox keeps filling, and the sync
+    /// in progress calls its completion.
     func sync(replyingOn queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
         guard !isSyncing, hasPendingWrites else { return }
         isSyncing = true
-        let handovers = takeHandovers()
+        let outbox = takeOutbox()
         let writer = self.writer
         writer.queue.async { [self] in
-            let outcome = writer.write(handovers)
+            let outcome = writer.write(outbox)
             queue.async { [self] in
                 synced(outcome)
                 completion()
@@ -199,24 +210,18 @@ final class FileStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// What each dirty session hands over, leaving its buffer empty.
-    private func takeHandovers() -> [FileWriter.Handover] {
-        var handovers: [FileWriter.Handover] = []
-        handovers.reserveCapacity(dirty.count)
-        for buffer in dirty where buffer.isDirty {
-            let name = buffer.name
-            buffer.isDirty = false
-            let reservation = buffer.wantedReservation.map { ($0, reservationSize($0.settings.interval)) }
-            handovers.append(
-                FileWriter.Handover(
-                    name: name, bytes: buffer.pending, replacesFile: buffer.replacesFile, reservation: reservation))
-            buffer.recordsInFile += buffer.pendingCount
-            buffer.pending = []
-            buffer.pendingCount = 0
-            buffer.replacesFile = false
+    /// The outbox with the reservations asked for, leaving an empty one.
+    private func takeOutbox() -> Outbox {
+        var taken = outbox
+        outbox = Outbox()
+        outbox.bytes.reserveCapacity(taken.bytes.count)
+        outbox.items.reserveCapacity(taken.items.count)
+        for buffer in reservationRequests {
+            guard let snapshot = buffer.wantedReservation else { continue }
+            taken.reservations.append((buffer.key, snapshot, buffer.reservationSize))
         }
-        dirty.removeAll(keepingCapacity: true)
-        return handovers
+        reservationRequests.removeAll()
+        return taken
     }
 
     private func synced(_ outcome: FileWriter.Outcome) {
@@ -236,9 +241,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// At a clean shutdown: waits for a sync in progress, then writes
     /// everything and each session's exact state.
     func close(_ snapshots: [SessionSnapshot]) {
-        let handovers = takeHandovers()
+        let outbox = takeOutbox()
         let writer = self.writer
-        let failure = writer.queue.sync { writer.close(handovers, snapshots: snapshots) }
+        let failure = writer.queue.sync { writer.close(outbox, snapshots: snapshots) }
         if let failure { _ = noteFailure(failure) }
     }
 

@@ -12,11 +12,15 @@ final class FileWriter: @unchecked Sendable {
     let directory: String
     let queue = DispatchQueue(label: "monkeyd.storage")
     var sessions: [SessionName: SessionFiles] = [:]
+    /// The same sessions by the key their records carry in the outbox; a
+    /// key retired by CLEAR or DELETE is absent, and its records dropped.
+    var byKey: [Int: SessionFiles] = [:]
     /// Sessions with records or a reservation still to write.
     var dirty: Set<SessionName> = []
 
     /// What the writer knows of one session's files.
     final class SessionFiles {
+        var key: Int?
         /// What the state file holds.
         var written: StoredSession
         /// Bytes of the entries file holding its header and good records.
@@ -30,20 +34,13 @@ final class FileWriter: @unchecked Sendable {
         var wantedReservation: (snapshot: SessionSnapshot, ahead: UInt64)?
         /// A failed write may have left bytes past `length`.
         var mayHaveGarbage = false
+        /// Listed among the sessions an outbox touched.
+        var isTouched = false
 
         init(written: StoredSession, length: Int) {
             self.written = written
             self.length = length
         }
-    }
-
-    /// One session's share of a sync, handed over by the daemon's queue.
-    struct Handover: Sendable {
-        let name: SessionName
-        /// Encoded records to append, or a whole file with `replacesFile`.
-        let bytes: [UInt8]
-        let replacesFile: Bool
-        let reservation: (snapshot: SessionSnapshot, ahead: UInt64)?
     }
 
     /// What a sync achieved, for the daemon's queue.
@@ -62,11 +59,18 @@ final class FileWriter: @unchecked Sendable {
     func statePath(_ name: SessionName) -> String { "\(directory)/\(name.text).state" }
     func entriesPath(_ name: SessionName) -> String { "\(directory)/\(name.text).entries" }
 
+    /// Names the session's files by `key` in the outbox, retiring its old key.
+    func assign(_ key: Int, to files: SessionFiles) {
+        if let old = files.key { byKey[old] = nil }
+        files.key = key
+        byKey[key] = files
+    }
+
     // MARK: Control actions, each durable when it returns
 
-    /// Writes the session's state, creating its files if it is new; returns
-    /// how far its ids are now reserved.
-    func save(_ snapshot: SessionSnapshot, ahead: UInt64) throws(StorageError) -> UInt64 {
+    /// Writes the session's state, creating its files (known by `key`) if
+    /// it is new; returns how far its ids are now reserved.
+    func save(_ snapshot: SessionSnapshot, ahead: UInt64, key: Int) throws(StorageError) -> UInt64 {
         let name = snapshot.name
         if let files = sessions[name] {
             let stored = StoredSession.reserving(snapshot, ahead: ahead, current: files.written.reservedID)
@@ -79,13 +83,17 @@ final class FileWriter: @unchecked Sendable {
         try writeFreshEntriesFile(name)
         let stored = StoredSession.reserving(snapshot, ahead: ahead, current: 0)
         try writeState(stored, syncingDirectory: true)
-        sessions[name] = SessionFiles(written: stored, length: EntryFile.header.count)
+        let files = SessionFiles(written: stored, length: EntryFile.header.count)
+        sessions[name] = files
+        assign(key, to: files)
         return stored.reservedID
     }
 
-    /// Empties the session's entries file, then saves its state.
-    func clear(_ snapshot: SessionSnapshot, ahead: UInt64) throws(StorageError) -> UInt64 {
+    /// Empties the session's entries file, then saves its state; from now
+    /// on its records carry `key`, and those typed before are dropped.
+    func clear(_ snapshot: SessionSnapshot, ahead: UInt64, key: Int) throws(StorageError) -> UInt64 {
         if let files = sessions[snapshot.name] {
+            assign(key, to: files)
             // Entries first: a crash before the state is written leaves the
             // old numbering with no entries, never old entries in a new epoch.
             try writeFreshEntriesFile(snapshot.name)
@@ -95,7 +103,7 @@ final class FileWriter: @unchecked Sendable {
             files.mayHaveGarbage = false
             if files.wantedReservation == nil { dirty.remove(snapshot.name) }
         }
-        return try save(snapshot, ahead: ahead)
+        return try save(snapshot, ahead: ahead, key: key)
     }
 
     func delete(_ name: SessionName) throws(StorageError) {
@@ -108,6 +116,7 @@ final class FileWriter: @unchecked Sendable {
         } catch {
             throw StorageError("cannot delete the files of session \(name): \(error)")
         }
+        if let key = sessions[name]?.key { byKey[key] = nil }
         sessions[name] = nil
         dirty.remove(name)
     }
@@ -118,24 +127,38 @@ final class FileWriter: @unchecked Sendable {
     /// durable by one `syncfs` instead of one `fdatasync` each.
     static let batchThreshold = 2
 
-    /// Takes over what the daemon's queue buffered, then writes and syncs
-    /// everything outstanding; what fails is kept for the next call
-    /// (appends are written again at the same offset).
+    /// Takes over the outbox, then writes and syncs everything
+    /// outstanding; what fails is kept for the next call (appends are
+    /// written again at the same offset).
     ///
     /// Many sessions are synced together: appends and new reservations are
     /// written first, made durable by one `syncfs`, and only then are the
     /// state files renamed into place and the directory synced once.
-    func write(_ handovers: [Handover]) -> Outcome {
-        for handover in handovers {
-            guard let files = sessions[handover.name] else { continue }
-            if handover.replacesFile {
-                files.unwritten = handover.bytes
-                files.replacesFile = true
-            } else {
-                files.unwritten += handover.bytes
+    func write(_ outbox: Outbox) -> Outcome {
+        var touched: [SessionFiles] = []
+        outbox.bytes.withUnsafeBufferPointer { bytes in
+            for item in outbox.items {
+                guard let files = byKey[item.key] else { continue }
+                if item.isReplacement {
+                    files.unwritten = outbox.replacements[item.start]
+                    files.replacesFile = true
+                } else {
+                    files.unwritten.append(contentsOf: bytes[item.start..<(item.start + item.length)])
+                }
+                if !files.isTouched {
+                    files.isTouched = true
+                    touched.append(files)
+                }
             }
-            if let reservation = handover.reservation { files.wantedReservation = reservation }
-            dirty.insert(handover.name)
+        }
+        for (key, snapshot, ahead) in outbox.reservations {
+            guard let files = byKey[key] else { continue }
+            files.wantedReservation = (snapshot, ahead)
+            dirty.insert(snapshot.name)
+        }
+        for files in touched {
+            files.isTouched = false
+            dirty.insert(files.written.snapshot.name)
         }
         var outcome = Outcome()
         var replacedFiles = false
@@ -224,8 +247,8 @@ final class FileWriter: @unchecked Sendable {
     /// At a clean shutdown: writes what is left, then each session's exact
     /// state so that the next start continues without a gap (all state
     /// files synced together). Returns the first failure.
-    func close(_ handovers: [Handover], snapshots: [SessionSnapshot]) -> String? {
-        var failure = write(handovers).failure
+    func close(_ outbox: Outbox, snapshots: [SessionSnapshot]) -> String? {
+        var failure = write(outbox).failure
         var states: [(SessionFiles, StoredSession)] = []
         for snapshot in snapshots where !dirty.contains(snapshot.name) {
             guard let files = sessions[snapshot.name] else { continue }
