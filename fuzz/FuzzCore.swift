@@ -64,6 +64,13 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
                     if progress != .more { break }
                 }
             }
+            if var listing = reply.listing {
+                var rounds = 0
+                while !engine.fill(&listing, into: &output, byteLimit: output.count + 512) {
+                    rounds += 1
+                    precondition(rounds < 100_000, "a listing that never ends")
+                }
+            }
             checkDecodable(output)
             checkEntriesInOrder(output)
             now += 3_000_000

@@ -16,6 +16,11 @@ final class Connection {
     private var inputStart = 0
     /// A LOG or TAIL replay still being written.
     var stream: LogStream?
+    /// A STATUS of every session still being written.
+    var listing: SessionListing?
+    /// A response is still being written as the client reads: nothing else
+    /// is read or answered meanwhile.
+    var isStreaming: Bool { stream != nil || listing != nil }
     /// Following a session live (TAIL, caught up).
     var followedSession: SessionName?
     /// Entries up to this id are not sent to the follower (TAIL after= beyond the newest entry).

@@ -61,7 +61,7 @@ extension Daemon {
     /// replay, writes what is queued, and decides what to wait for next.
     func service(_ connection: Connection) {
         for _ in 0..<16 {
-            if connection.stream != nil { pumpStream(connection) }
+            if connection.isStreaming { pumpStream(connection) }
             handlePendingFrames(connection)
             if connection.inputClosed && connection.isTailing {
                 // A follower that hangs up ends its TAIL.
@@ -76,10 +76,10 @@ extension Daemon {
             }
             let canContinue =
                 everythingSent
-                && (connection.stream != nil || (connection.hasPendingInput && !connection.isTailing))
+                && (connection.isStreaming || (connection.hasPendingInput && !connection.isTailing))
             if !canContinue { break }
         }
-        if connection.output.isEmpty && connection.stream == nil {
+        if connection.output.isEmpty && !connection.isStreaming {
             let finishedInput = connection.inputClosed && !connection.hasPendingInput && !connection.isTailing
             if connection.closeAfterFlush || finishedInput {
                 close(connection)
@@ -94,11 +94,11 @@ extension Daemon {
         let limit = engine.limits.maximumPendingOutput
         let readable =
             !connection.inputClosed && !connection.closeAfterFlush && !connection.hasPendingInput
-            && (connection.isTailing || (connection.stream == nil && connection.output.pendingCount < limit))
+            && (connection.isTailing || (!connection.isStreaming && connection.output.pendingCount < limit))
         // Lines still waiting after `service` gave up its turn (its round
         // limit) must bring it back: writability fires at once and does.
         let writable =
-            !connection.output.isEmpty || connection.stream != nil
+            !connection.output.isEmpty || connection.isStreaming
             || (connection.hasPendingInput && !connection.isTailing)
         guard readable != connection.interest.readable || writable != connection.interest.writable else { return }
         var interest: Poller.Readiness = []
@@ -117,7 +117,7 @@ extension Daemon {
     private func handlePendingFrames(_ connection: Connection) {
         let limit = engine.limits.maximumPendingOutput
         while !connection.closeAfterFlush {
-            if !connection.isTailing && (connection.stream != nil || connection.output.pendingCount >= limit) {
+            if !connection.isTailing && (connection.isStreaming || connection.output.pendingCount >= limit) {
                 return
             }
             guard let frame = connection.nextFrame() else { return }
@@ -166,6 +166,10 @@ extension Daemon {
             connection.stream = stream
             pumpStream(connection)
         }
+        if let listing = reply.listing {
+            connection.listing = listing
+            pumpStream(connection)
+        }
         if case .delete(let name) = request, case .ok = reply.status {
             endFollowers(of: name, with: .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
         }
@@ -176,10 +180,19 @@ extension Daemon {
         connection.output.withBytes { ResponseEncoder.append(status, to: &$0) }
     }
 
-    /// Writes the next part of a LOG or TAIL replay, as far as the output limit allows.
+    /// Writes the next part of a LOG or TAIL replay, or of a STATUS of
+    /// every session, as far as the output limit allows.
     private func pumpStream(_ connection: Connection) {
-        guard var stream = connection.stream else { return }
         let byteLimit = connection.output.byteLimit(pending: engine.limits.maximumPendingOutput)
+        if var listing = connection.listing {
+            let isFinished = connection.output.withBytes { output in
+                engine.fill(&listing, into: &output, byteLimit: byteLimit)
+            }
+            connection.listing = isFinished ? nil : listing
+            if isFinished { appendStatus(.ok(nil), to: connection) }
+            return
+        }
+        guard var stream = connection.stream else { return }
         let progress = connection.output.withBytes { output in
             engine.fill(&stream, into: &output, byteLimit: byteLimit)
         }

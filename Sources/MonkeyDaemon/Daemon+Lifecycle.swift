@@ -42,9 +42,10 @@ extension Daemon {
         statusTimer?.cancel()
         watchdogTimer?.cancel()
         for connection in connections.values {
-            if connection.isTailing || connection.stream != nil {
+            if connection.isTailing || connection.isStreaming {
                 connection.followedSession = nil
                 connection.stream = nil
+                connection.listing = nil
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }
             _ = try? connection.output.flush(to: connection.fd)

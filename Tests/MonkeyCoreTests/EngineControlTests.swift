@@ -133,14 +133,40 @@ struct EngineControlTests {
             ])
         #expect(
             a.fields.map(\.value) == ["a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", ""])
-        let all = try harness.send("STATUS")
-        #expect(all.status == .ok(nil))
-        #expect(all.records.map { $0.value("name") } == ["a", "zed"])
-        #expect(all.records.last?.value("state") == "stopped")
-        #expect(all.records.last?.value("interval") == "100ms")
-        #expect(all.records.last?.value("alphabet") == "abcdefghijklmnopqrstuvwxyz")
+        let all = try harness.listAll().records
+        #expect(all.map { $0.value("name") } == ["a", "zed"])
+        #expect(all.last?.value("state") == "stopped")
+        #expect(all.last?.value("interval") == "100ms")
+        #expect(all.last?.value("alphabet") == "abcdefghijklmnopqrstuvwxyz")
         var empty = Harness()
-        #expect(try empty.send("STATUS").records.isEmpty)
+        #expect(try empty.listAll().records.isEmpty)
+    }
+
+    /// STATUS of thousands of sessions is megabytes: it is written as the
+    /// client reads, like LOG, never all at once.
+    @Test func statusOfEverySessionIsWrittenAsTheClientReads() throws {
+        var harness = Harness()
+        let names = (0..<300).map { "s" + String(1000 + $0).dropFirst() }
+        for name in names.shuffled() { try harness.expectOK("START \(name) interval=1h") }
+        let (records, reads) = try harness.listAll(byteLimit: 1024)
+        #expect(records.map { $0.value("name") } == names, "each once, in name order")
+        #expect(reads > 20, "a kilobyte at a time")
+    }
+
+    @Test func aListingFollowsSessionsStartedAndDeletedMeanwhile() throws {
+        var harness = Harness()
+        for name in ["b", "d", "f"] { try harness.expectOK("START \(name) interval=1h") }
+        var listing = try #require(try harness.send("STATUS").listing)
+        var output: [UInt8] = []
+        #expect(!harness.engine.fill(&listing, into: &output, byteLimit: 1), "one line, then the limit")
+        try harness.expectOK("START a interval=1h")  // behind: not listed
+        try harness.expectOK("START e interval=1h")  // ahead: listed
+        try harness.expectOK("DELETE d")
+        #expect(harness.engine.fill(&listing, into: &output, byteLimit: .max))
+        let names = try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
+            try ResponseDecoder.record(String(line)).value("name")
+        }
+        #expect(names == ["b", "e", "f"])
     }
 
     @Test func statusCountsTypingHitsAndBest() throws {
@@ -198,6 +224,6 @@ struct EngineControlTests {
         harness.tick(times: 1)
         let reply = try harness.send(line, from: visitor)
         #expect(reply.errorCode == nil)
-        #expect(reply.status != nil || reply.stream != nil)
+        #expect(reply.status != nil || reply.stream != nil || reply.listing != nil)
     }
 }

@@ -119,9 +119,11 @@ struct ResponseCodingTests {
         try harness.expectOK("START OK target=\"OK\" alphabet=OKR monkeys=3")
         harness.tick(times: 5)
         var output: [UInt8] = []
-        for line in ["HELP", "STATUS", "STATUS OK"] {
+        for line in ["HELP", "STATUS OK"] {
             for record in try harness.send(line).records { ResponseEncoder.append(record, to: &output) }
         }
+        var listing = try #require(try harness.send("STATUS").listing)
+        #expect(harness.engine.fill(&listing, into: &output, byteLimit: .max))
         var stream = try #require(try harness.send("LOG OK").stream)
         #expect(harness.engine.fill(&stream, into: &output, byteLimit: .max) == .finished)
         let lines = output.split(separator: 0x0A)

@@ -94,6 +94,25 @@ struct Harness {
         return engine.handle(request, from: peer, now: now)
     }
 
+    /// The records of a STATUS of every session, read `byteLimit` bytes
+    /// at a time, and how many reads it took.
+    mutating func listAll(byteLimit: Int = .max) throws -> (records: [Record], reads: Int) {
+        let reply = try send("STATUS")
+        var listing = try #require(reply.listing)
+        #expect(reply.status == nil && reply.records.isEmpty, "the status line ends the listing")
+        var output: [UInt8] = []
+        var reads = 0
+        var lines: [String] = []
+        while true {
+            reads += 1
+            let isFinished = engine.fill(&listing, into: &output, byteLimit: byteLimit)
+            lines += String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+            output.removeAll()
+            if isFinished { break }
+        }
+        return (try lines.map { line throws(ResponseDecoder.Malformed) in try ResponseDecoder.record(line) }, reads)
+    }
+
     /// Sends a line that must succeed.
     mutating func expectOK(_ line: String, now: UInt64 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let reply = try send(line, now: now, sourceLocation: sourceLocation)

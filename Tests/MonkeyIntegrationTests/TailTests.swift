@@ -121,4 +121,23 @@ struct LongReplyThenPipelinedRequestTests {
         try #require(client.hasBufferedLine || client.waitReadable(timeout: 10), "the PING behind the LOG is answered")
         #expect(try client.readResponse() == ["OK pong"])
     }
+
+    /// STATUS of many sessions is longer than the output limit: it goes out
+    /// in parts as the client reads, whole and in order, and the request
+    /// behind it is answered after it.
+    @Test func requestAfterAStatusOfManySessionsIsAnswered() throws {
+        let daemon = try DaemonProcess(configuration: "max_pending_output = 4K\n")
+        let control = try daemon.connect()
+        let names = (0..<200).map { "s" + String(1000 + $0).dropFirst() }
+        try control.send(Array(names.shuffled().map { "START \($0) interval=1h\n" }.joined().utf8))
+        for _ in names { #expect(try control.readResponse().last?.hasPrefix("OK") == true) }
+        let client = try daemon.connect()
+        try client.send(Array("STATUS\nPING\n".utf8))
+        let status = try client.readResponse()
+        #expect(status.last == "OK")
+        #expect(try status.dropLast().map { try fields($0)["name"] ?? "" } == names)
+        try #require(
+            client.hasBufferedLine || client.waitReadable(timeout: 10), "the PING behind the STATUS is answered")
+        #expect(try client.readResponse() == ["OK pong"])
+    }
 }

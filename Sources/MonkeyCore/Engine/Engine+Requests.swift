@@ -137,14 +137,41 @@ extension Engine {
     }
 
     private func status(_ name: SessionName?) -> Reply {
-        var reply = Reply(status: .ok(nil))
-        if let name {
-            guard let session = sessions[name]?.session else { return noSuchSession(name) }
-            reply.records = [Engine.statusRecord(session)]
-        } else {
-            reply.records = sessionNames.compactMap { sessions[$0].map { Engine.statusRecord($0.session) } }
+        guard let name else {
+            var reply = Reply(status: nil)
+            reply.listing = SessionListing()
+            return reply
         }
+        guard let session = sessions[name]?.session else { return noSuchSession(name) }
+        var reply = Reply(status: .ok(nil))
+        reply.records = [Engine.statusRecord(session)]
         return reply
+    }
+
+    /// Writes the next sessions' status lines, in name order, until `output`
+    /// holds `byteLimit` bytes; true once every session is written. A
+    /// session started meanwhile is listed if its name is still ahead; one
+    /// deleted meanwhile is not.
+    public func fill(_ listing: inout SessionListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
+        let names = sessionNames
+        var index = 0
+        if let after = listing.afterName {
+            // The first name past `after`, by binary search.
+            var upper = names.count
+            while index < upper {
+                let middle = (index + upper) / 2
+                if names[middle] <= after { index = middle + 1 } else { upper = middle }
+            }
+        }
+        while index < names.count {
+            if output.count >= byteLimit { return false }
+            if let session = sessions[names[index]]?.session {
+                ResponseEncoder.append(Engine.statusRecord(session), to: &output)
+            }
+            listing.afterName = names[index]
+            index += 1
+        }
+        return true
     }
 
     private func stream(_ name: SessionName, _ query: LogQuery, follow: Bool) -> Reply {

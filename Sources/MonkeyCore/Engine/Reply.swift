@@ -5,6 +5,10 @@ public struct Reply: Sendable {
     /// Nil while a stream is still to be written.
     public var status: Status?
     public var stream: LogStream?
+    /// STATUS of every session, written as the client reads it: with
+    /// thousands of sessions it is megabytes, more than a connection may
+    /// hold at once.
+    public var listing: SessionListing?
     public var closesConnection = false
     public var events: [Event] = []
 
@@ -34,5 +38,16 @@ public struct LogStream: Sendable, Equatable {
         /// Every selected entry is written (for TAIL: caught up with typing).
         case finished
         case sessionGone
+    }
+}
+
+/// A STATUS of every session being written as the client reads it, in
+/// name order.
+public struct SessionListing: Sendable, Equatable {
+    /// Sessions with a greater name are still to be written.
+    public var afterName: SessionName?
+
+    public init(afterName: SessionName? = nil) {
+        self.afterName = afterName
     }
 }
