@@ -83,23 +83,25 @@ extension FileWriter {
     }
 
     func syncDirectory() throws(StorageError) {
-        do {
-            let fd = try Syscalls.open(directory, .directory)
-            defer { Syscalls.close(fd) }
-            try Syscalls.synchronize(fd)
-        } catch {
-            throw StorageError("cannot sync the directory \(directory): \(error.reason)")
-        }
+        try onDirectory("sync the directory", Syscalls.synchronize)
     }
 
     /// One `syncfs` for every file written since the last.
     func syncFileSystem() throws(StorageError) {
+        try onDirectory("sync the file system of", Syscalls.synchronizeFileSystem)
+    }
+
+    /// Opens the state directory, runs `operation` on it and closes it;
+    /// `what` names the operation in the error ("cannot <what> <directory>").
+    private func onDirectory(_ what: String, _ operation: (Int32) throws(SystemError) -> Void)
+        throws(StorageError)
+    {
         do {
             let fd = try Syscalls.open(directory, .directory)
             defer { Syscalls.close(fd) }
-            try Syscalls.synchronizeFileSystem(fd)
+            try operation(fd)
         } catch {
-            throw StorageError("cannot sync the file system of \(directory): \(error.reason)")
+            throw StorageError("cannot \(what) \(directory): \(error.reason)")
         }
     }
 
