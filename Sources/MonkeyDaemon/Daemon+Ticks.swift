@@ -19,7 +19,8 @@ extension Daemon {
         let logsTyped = configuration.logTyped
         let hits = engine.runDueTicks(now: now) { name, entry in
             if logsTyped { events.record(typedEvent(name, entry)) }
-            guard let tokens = followers[name] else { return }
+            // Most daemons have no follower at all: no name is hashed then.
+            guard !followers.isEmpty, let tokens = followers[name] else { return }
             lineScratch.removeAll(keepingCapacity: true)
             ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
             for token in tokens {

@@ -29,8 +29,10 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// What is wrong with the disk, while something is; reported once.
     var problem: String?
 
-    /// What the daemon's queue keeps of one session between syncs.
-    final class SessionBuffer {
+    /// What the daemon's queue keeps of one session between syncs; the
+    /// engine holds it as the session's `EntryAppender`.
+    final class SessionBuffer: EntryAppender {
+        unowned let store: FileStore
         var key: Int
         /// Records in the entries file once everything handed over is
         /// written: what decides when to compact.
@@ -45,11 +47,16 @@ final class FileStore: SessionStore, @unchecked Sendable {
         /// (kept here so that a tick need not look at its settings).
         var reservationSize: UInt64
 
-        init(key: Int, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+        init(store: FileStore, key: Int, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+            self.store = store
             self.key = key
             self.recordsInFile = recordsInFile
             self.reservedID = reservedID
             self.reservationSize = reservationSize
+        }
+
+        func append(_ entry: Entry, to session: Session) {
+            store.append(entry, to: session, buffer: self)
         }
     }
 
@@ -78,7 +85,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
             let key = takeKey()
             writer.assign(key, to: files)
             sessions[session.name] = SessionBuffer(
-                key: key, recordsInFile: recordCount, reservedID: files.written.reservedID,
+                store: self, key: key, recordsInFile: recordCount, reservedID: files.written.reservedID,
                 reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
@@ -102,7 +109,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
             reserved(reservedID, by: buffer)
         } else {
             sessions[snapshot.name] = SessionBuffer(
-                key: key, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
+                store: self, key: key, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
         }
     }
 
@@ -126,8 +133,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
         sessions[name] = nil
     }
 
-    func append(_ entry: Entry, to session: Session) {
-        guard let buffer = sessions[session.name] else { return }
+    func appender(for name: SessionName) -> (any EntryAppender)? {
+        sessions[name]
+    }
+
+    private func append(_ entry: Entry, to session: Session, buffer: SessionBuffer) {
         if buffer.recordsInFile >= 2 * session.log.capacity {
             // Compaction: the retained log (this entry included) replaces the file.
             outbox.replace(

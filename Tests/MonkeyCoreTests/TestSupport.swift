@@ -50,7 +50,7 @@ extension Reply {
 }
 
 /// A store that records what it is asked and fails on demand.
-final class TestStore: SessionStore {
+final class TestStore: SessionStore, EntryAppender {
     var failure: StorageError?
     private(set) var saved: [SessionSnapshot] = []
     private(set) var cleared: [SessionSnapshot] = []
@@ -71,6 +71,8 @@ final class TestStore: SessionStore {
         if let failure { throw failure }
         deleted.append(name)
     }
+
+    func appender(for name: SessionName) -> (any EntryAppender)? { self }
 
     func append(_ entry: Entry, to session: Session) {
         appended.append(entry)

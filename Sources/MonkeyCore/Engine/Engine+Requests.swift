@@ -51,7 +51,8 @@ extension Engine {
         session.apply(change)
         session.isTyping = true
         if let failure = save(session.snapshot) { return failure }
-        sessions[name, default: ScheduledSession(session: session, due: nil)].session = session
+        sessions[name, default: ScheduledSession(session: session, appender: nil)].session = session
+        sessions[name]?.appender = store.appender(for: name)
         if !wasTyping || change.interval != nil { schedule(name, at: now + session.settings.interval.nanoseconds) }
         var reply = Reply(status: .ok("started \(name)"))
         reply.events.append(

@@ -22,8 +22,8 @@ public struct Engine {
 
     struct ScheduledSession {
         var session: Session
-        /// When the next tick is due, while typing.
-        var due: UInt64?
+        /// Where its typed entries go, found once rather than by name at each tick.
+        var appender: (any EntryAppender)?
     }
 
     public init(limits: Limits, seed: UInt64, store: any SessionStore) {
@@ -39,7 +39,7 @@ public struct Engine {
         var session = session
         session.setRetention(limits.maximumEntries)
         let name = session.name
-        sessions[name] = ScheduledSession(session: session, due: nil)
+        sessions[name] = ScheduledSession(session: session, appender: store.appender(for: name))
         if session.isTyping { schedule(name, at: now + session.settings.interval.nanoseconds) }
         return Event(
             kind: .restore, session: name,
@@ -69,15 +69,12 @@ public struct Engine {
 
     /// Totals for the daemon's one-line status.
     public var summary: (sessions: Int, typing: Int, typed: UInt64, hits: UInt64) {
-        var typing = 0
-        var typed: UInt64 = 0
-        var hits: UInt64 = 0
-        for scheduled in sessions.values {
-            if scheduled.session.isTyping { typing += 1 }
-            typed += scheduled.session.typed
-            hits += scheduled.session.hits
+        let totals = sessions.reduce((typing: 0, typed: UInt64(0), hits: UInt64(0))) { totals, session in
+            if session.isTyping { totals.typing += 1 }
+            totals.typed += session.typed
+            totals.hits += session.hits
         }
-        return (sessions.count, typing, typed, hits)
+        return (sessions.count, totals.typing, totals.typed, totals.hits)
     }
 
     // MARK: Ticks
@@ -107,9 +104,9 @@ public struct Engine {
         }
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
             let window = coalescingWindow
-            let store = self.store
-            let ticked = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
-                guard scheduled.due == item.due else { return .stale }
+            guard sessions.due(ofSlot: item.slot) == item.due else { continue }
+            let catchUpWindow = self.catchUpWindow
+            let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard item.due <= now &+ min(window, interval / 16) else { return .notYet }
                 let entry = scheduled.session.type(using: &random)
@@ -120,15 +117,16 @@ public struct Engine {
                 // keeps the session's phase: sessions held up together would
                 // otherwise all fall due together from then on.
                 if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
-                scheduled.due = next
-                store.append(entry, to: scheduled.session)
+                scheduled.appender?.append(entry, to: scheduled.session)
                 return .typed(scheduled.session.name, entry, next)
             }
-            guard case .typed(let name, let entry, let next) = ticked else {
+            guard let outcome else { continue }
+            guard case .typed(let name, let entry, let next) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
-                if case .notYet = ticked { rescheduled.append((item.slot, item.due)) }
+                rescheduled.append((item.slot, item.due))
                 continue
             }
+            sessions.setDue(next, ofSlot: item.slot)
             rescheduled.append((item.slot, next))
             delivered(name, entry)
             if entry.isHit { events.append(hitEvent(name, entry)) }
@@ -136,10 +134,8 @@ public struct Engine {
         return events
     }
 
-    /// What popping one heap item did.
+    /// What popping one current heap item did.
     private enum TickOutcome {
-        /// The item was left over from an older schedule.
-        case stale
         /// Due within the shared window but not within the session's own.
         case notYet
         case typed(SessionName, Entry, UInt64)
@@ -147,7 +143,7 @@ public struct Engine {
 
     mutating func schedule(_ name: SessionName, at due: UInt64) {
         guard let slot = sessions.slot(of: name) else { return }
-        sessions[name]?.due = due
+        sessions.setDue(due, ofSlot: slot)
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
@@ -156,7 +152,8 @@ public struct Engine {
     }
 
     mutating func unschedule(_ name: SessionName) {
-        sessions[name]?.due = nil
+        guard let slot = sessions.slot(of: name) else { return }
+        sessions.setDue(nil, ofSlot: slot)
     }
 
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {

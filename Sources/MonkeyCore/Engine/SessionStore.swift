@@ -8,8 +8,16 @@ public protocol SessionStore: AnyObject {
     func clear(_ snapshot: SessionSnapshot) throws(StorageError)
     /// Removes the session and its entries.
     func delete(_ name: SessionName) throws(StorageError)
-    /// Records a typed entry, just typed by `session`; it reaches the disk at
-    /// the next sync. The session is passed so that a store can reserve ids
+    /// Where the entries of a saved or restored session go; nil if they are
+    /// not kept. The engine asks once and keeps the answer, so that a tick
+    /// does not look the session up by name.
+    func appender(for name: SessionName) -> (any EntryAppender)?
+}
+
+/// One session's way into the store for its typed entries.
+public protocol EntryAppender: AnyObject {
+    /// Records an entry, just typed by `session`; it reaches the disk at the
+    /// next sync. The session is passed so that a store can reserve ids
     /// ahead and compact the file from the retained log.
     func append(_ entry: Entry, to session: Session)
 }
@@ -30,5 +38,5 @@ public final class EphemeralStore: SessionStore {
     public func save(_ snapshot: SessionSnapshot) throws(StorageError) {}
     public func clear(_ snapshot: SessionSnapshot) throws(StorageError) {}
     public func delete(_ name: SessionName) throws(StorageError) {}
-    public func append(_ entry: Entry, to session: Session) {}
+    public func appender(for name: SessionName) -> (any EntryAppender)? { nil }
 }

@@ -2,16 +2,21 @@
 /// array, so that the tick path reaches a session through its slot number
 /// without hashing its name, and the scheduler's heap holds plain integers.
 ///
+/// Due times live in an array of their own beside the sessions: the tick
+/// path checks many heap items against them, and eight bytes a session stay
+/// in cache where whole sessions would not.
+///
 /// A slot freed by a deleted session is reused; heap items that still name
 /// it are told apart by their due time (see `due(ofSlot:)`).
 struct SessionTable {
     private var slotOf: [SessionName: Int] = [:]
     private var slots: [Engine.ScheduledSession?] = []
+    /// When the session in each slot is next due; nil while it does not type.
+    private var dues: [UInt64?] = []
     private var freeSlots: [Int] = []
 
     var count: Int { slotOf.count }
     var keys: Dictionary<SessionName, Int>.Keys { slotOf.keys }
-    var values: [Engine.ScheduledSession] { slots.compactMap { $0 } }
 
     func slot(of name: SessionName) -> Int? { slotOf[name] }
 
@@ -22,11 +27,17 @@ struct SessionTable {
                 slots[slot] = newValue
                 if newValue == nil {
                     slotOf[name] = nil
+                    dues[slot] = nil
                     freeSlots.append(slot)
                 }
             } else if let newValue {
                 let slot = freeSlots.popLast() ?? slots.count
-                if slot == slots.count { slots.append(newValue) } else { slots[slot] = newValue }
+                if slot == slots.count {
+                    slots.append(newValue)
+                    dues.append(nil)
+                } else {
+                    slots[slot] = newValue
+                }
                 slotOf[name] = slot
             }
         }
@@ -41,7 +52,12 @@ struct SessionTable {
 
     /// When the session in `slot` is next due; nil if it is not typing or the slot is free.
     func due(ofSlot slot: Int) -> UInt64? {
-        slot < slots.count ? slots[slot]?.due : nil
+        slot < dues.count ? dues[slot] : nil
+    }
+
+    /// Sets when the session in `slot` is next due (nil: not at all).
+    mutating func setDue(_ due: UInt64?, ofSlot slot: Int) {
+        dues[slot] = due
     }
 
     /// Mutates the session in `slot` in place (the tick path: no copy of its log).
@@ -50,8 +66,21 @@ struct SessionTable {
         // Optional chaining mutates the element where it lies.
         return slots[slot]?.modify(body)
     }
+
+    /// Adds up something over every session, reading each where it lies.
+    func reduce<Total>(_ initial: Total, _ add: (inout Total, borrowing Session) -> Void) -> Total {
+        var total = initial
+        for slot in slots.indices {
+            slots[slot]?.session.read { add(&total, $0) }
+        }
+        return total
+    }
 }
 
 extension Engine.ScheduledSession {
     fileprivate mutating func modify<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
+}
+
+extension Session {
+    fileprivate func read(_ body: (borrowing Session) -> Void) { body(self) }
 }
