@@ -18,6 +18,7 @@ extension Daemon {
                 sessionIntervals: engine.sessionNames.compactMap { name in
                     engine.session(named: name).map { (name, $0.settings.interval) }
                 })
+            store.changeJournalLimit(to: loaded.journalSize)
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,

@@ -52,7 +52,9 @@ extension MonkeyDaemon {
         } catch {
             throw StartupError("cannot create the session directory", error)
         }
-        let store = FileStore(directory: directory, syncInterval: configuration.syncInterval) { priority, message in
+        let store = FileStore(
+            directory: directory, syncInterval: configuration.syncInterval, journalLimit: configuration.journalSize
+        ) { priority, message in
             events.log(priority, message)
         }
         do {

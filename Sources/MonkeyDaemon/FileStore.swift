@@ -3,7 +3,8 @@ import MonkeyCore
 import MonkeyShell
 
 /// The durable store, as the engine sees it: one state file and one
-/// entries file per session in the state directory. Control actions are
+/// entries file per session in the state directory, and the entries
+/// journal that every session's typing goes through. Control actions are
 /// written through at once; typed entries are encoded into the `Outbox` as
 /// they are typed and handed to the `FileWriter`'s own queue at each sync,
 /// at least every `sync_interval`, so that the disk's latency never
@@ -60,8 +61,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    init(directory: String, syncInterval: Interval, report: @escaping (LogPriority, String) -> Void) {
-        self.writer = FileWriter(directory: directory)
+    init(
+        directory: String, syncInterval: Interval, journalLimit: Int,
+        report: @escaping (LogPriority, String) -> Void
+    ) {
+        self.writer = FileWriter(directory: directory, journalLimit: journalLimit)
         self.syncInterval = syncInterval
         self.report = report
     }
@@ -141,7 +145,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
         if buffer.recordsInFile >= 2 * session.log.capacity {
             // Compaction: the retained log (this entry included) replaces the file.
             outbox.replace(
-                key: buffer.key, with: EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] }))
+                key: buffer.key, with: EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] }),
+                newest: entry)
             buffer.recordsInFile = session.log.count
         } else {
             outbox.append(entry, key: buffer.key)
@@ -255,6 +260,12 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let writer = self.writer
         let failure = writer.queue.sync { writer.close(outbox, snapshots: snapshots) }
         if let failure { _ = noteFailure(failure) }
+    }
+
+    /// A reload changed `journal_size`.
+    func changeJournalLimit(to limit: Int) {
+        let writer = self.writer
+        writer.queue.async { writer.journalLimit = limit }
     }
 
     /// A reload changed `sync_interval`, on which reservation sizes depend.

@@ -57,20 +57,18 @@ extension FileWriter {
         try replaceFile(entriesPath(name), with: bytes, what: "the entries of session \(name)")
     }
 
-    /// Appends the records not yet written after the last good one, then
-    /// syncs them unless the caller syncs the whole file system afterwards.
-    func appendUnwritten(_ files: SessionFiles, to name: SessionName, syncing: Bool) throws(StorageError) {
+    /// Appends records after the last good one; the caller syncs them.
+    func appendEntries(_ bytes: [UInt8], to files: SessionFiles, of name: SessionName) throws(StorageError) {
         let path = entriesPath(name)
         do throws(SystemError) {
             let fd = try Syscalls.open(path, .writeCreating)
             defer { Syscalls.close(fd) }
             do throws(SystemError) {
-                try Syscalls.write(fd, files.unwritten, at: files.length)
+                try Syscalls.write(fd, bytes, at: files.length)
                 if files.mayHaveGarbage {
-                    try Syscalls.truncate(fd, to: files.length + files.unwritten.count)
+                    try Syscalls.truncate(fd, to: files.length + bytes.count)
                     files.mayHaveGarbage = false
                 }
-                if syncing { try Syscalls.synchronizeData(fd) }
             } catch {
                 // A partial record must not stay where the next one would follow it.
                 files.mayHaveGarbage = true

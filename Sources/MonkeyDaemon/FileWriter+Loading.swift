@@ -5,9 +5,9 @@ import MonkeyShell
 /// sessions set aside without stopping the others.
 extension FileWriter {
     /// Loads every session in the directory, keeping `retention` entries
-    /// each, with the number of records in its entries file. Only an
-    /// unreadable directory is an error; a damaged session is reported and
-    /// skipped.
+    /// each, with the number of records in its entries file, and folds the
+    /// journal into them. Only an unreadable directory is an error; a
+    /// damaged session is reported and skipped.
     func load(retention: Int, report: (LogPriority, String) -> Void) throws(StorageError)
         -> [(session: Session, recordCount: Int)]
     {
@@ -17,7 +17,7 @@ extension FileWriter {
         } catch {
             throw StorageError("cannot read the state directory \(directory): \(error.reason)")
         }
-        var loaded: [(session: Session, recordCount: Int)] = []
+        var loaded: [(stored: StoredSession, contents: EntryFileContents)] = []
         var stateNames = Set<String>()
         var buffer: [UInt8] = []
         for file in names.sorted() {
@@ -46,7 +46,14 @@ extension FileWriter {
             _ = try? Syscalls.removeFile("\(directory)/\(file)")
             report(.notice, "removed \(directory)/\(file), left over from a deleted session")
         }
-        return loaded
+        let folded = foldJournalAtStart(report: report)
+        return loaded.map { stored, contents in
+            let fromJournal = folded[stored.snapshot.name] ?? []
+            return (
+                stored.restoredSession(entries: contents.entries + fromJournal, retention: retention),
+                contents.recordCount + fromJournal.count
+            )
+        }
     }
 
     /// Sessions that type again need ids reserved before their first tick:
@@ -79,7 +86,7 @@ extension FileWriter {
 
     private func loadSession(
         _ name: SessionName, retention: Int, buffer: inout [UInt8], report: (LogPriority, String) -> Void
-    ) throws(StorageError) -> (session: Session, recordCount: Int) {
+    ) throws(StorageError) -> (stored: StoredSession, contents: EntryFileContents) {
         let stored: StoredSession
         do {
             guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
@@ -111,8 +118,11 @@ extension FileWriter {
         if contents.damage != nil || fileLength < EntryFile.header.count {
             length = try cutEntriesFile(name, contents, fileLength: fileLength, report: report)
         }
-        sessions[name] = SessionFiles(written: stored, length: length)
-        return (stored.restoredSession(entries: contents.entries, retention: retention), contents.recordCount)
+        // The newest good record is always among the entries kept.
+        let newest = contents.entries.last
+        sessions[name] = SessionFiles(
+            name: name, written: stored, length: length, lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
+        return (stored, contents)
     }
 
     /// Cuts a torn or corrupt tail (or writes a missing header); reported once.

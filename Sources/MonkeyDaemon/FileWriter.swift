@@ -2,12 +2,16 @@ import Dispatch
 import MonkeyCore
 import MonkeyShell
 
-/// The disk side of the store: every file operation on the session files,
-/// run on a queue of its own so that writing and syncing thousands of
-/// session files never holds up ticks or connections on the daemon's queue.
+/// The disk side of the store: every file operation on the session files
+/// and the entries journal, run on a queue of its own so that writing and
+/// syncing never holds up ticks or connections on the daemon's queue.
 ///
-/// Everything in it is reached only on `queue` (or before the daemon
-/// starts, while loading); `FileStore` hands it work and gets results back.
+/// Typed entries go to the journal, one append and one `fdatasync` per
+/// sync however many sessions type; they reach each session's entries file
+/// when the journal is folded (past `journalLimit`, at start-up and at a
+/// clean shutdown). Everything in it is reached only on `queue` (or before
+/// the daemon starts, while loading); `FileStore` hands it work and gets
+/// results back.
 final class FileWriter: @unchecked Sendable {
     let directory: String
     let queue = DispatchQueue(label: "monkeyd.storage")
@@ -15,31 +19,45 @@ final class FileWriter: @unchecked Sendable {
     /// The same sessions by the key their records carry in the outbox; a
     /// key retired by CLEAR or DELETE is absent, and its records dropped.
     var byKey: [Int: SessionFiles] = [:]
-    /// Sessions with records or a reservation still to write.
+    /// Sessions with a reservation still to write.
     var dirty: Set<SessionName> = []
+    /// Past this many bytes the journal is folded into the entries files.
+    var journalLimit: Int
+    /// Bytes of the journal holding its header and good records; 0 when
+    /// there is none.
+    var journalLength = 0
+    /// Journal records whose write failed, written again first next time.
+    var journalUnwritten: [UInt8] = []
+    /// A failed write may have left bytes past `journalLength`.
+    var journalMayHaveGarbage = false
 
     /// What the writer knows of one session's files.
     final class SessionFiles {
         var key: Int?
+        /// The name as it is written in journal records.
+        let nameBytes: [UInt8]
         /// What the state file holds.
         var written: StoredSession
         /// Bytes of the entries file holding its header and good records.
         var length: Int
-        /// Records handed over but not yet written (a failed write keeps
-        /// them here for the next try); with `replacesFile`, a whole new
-        /// file, header included, that replaces the old one.
-        var unwritten: [UInt8] = []
-        var replacesFile = false
+        /// The newest entry in the entries file (0 when it has none): a
+        /// fold appends only what follows it.
+        var lastID: UInt64
+        var lastNumber: UInt64
         /// A snapshot to write with a fresh reservation.
         var wantedReservation: (snapshot: SessionSnapshot, ahead: UInt64)?
         /// A failed write may have left bytes past `length`.
         var mayHaveGarbage = false
-        /// Listed among the sessions an outbox touched.
-        var isTouched = false
+        /// Records of the session may be in the journal: a CLEAR or DELETE
+        /// must then mark its fresh start there.
+        var isInJournal = false
 
-        init(written: StoredSession, length: Int) {
+        init(name: SessionName, written: StoredSession, length: Int, lastID: UInt64, lastNumber: UInt64) {
+            self.nameBytes = Array(name.text.utf8)
             self.written = written
             self.length = length
+            self.lastID = lastID
+            self.lastNumber = lastNumber
         }
     }
 
@@ -52,12 +70,14 @@ final class FileWriter: @unchecked Sendable {
         var hasUnwritten = false
     }
 
-    init(directory: String) {
+    init(directory: String, journalLimit: Int) {
         self.directory = directory
+        self.journalLimit = journalLimit
     }
 
     func statePath(_ name: SessionName) -> String { "\(directory)/\(name.text).state" }
     func entriesPath(_ name: SessionName) -> String { "\(directory)/\(name.text).entries" }
+    var journalPath: String { "\(directory)/journal" }
 
     /// Names the session's files by `key` in the outbox, retiring its old key.
     func assign(_ key: Int, to files: SessionFiles) {
@@ -83,7 +103,8 @@ final class FileWriter: @unchecked Sendable {
         try writeFreshEntriesFile(name)
         let stored = StoredSession.reserving(snapshot, ahead: ahead, current: 0)
         try writeState(stored, syncingDirectory: true)
-        let files = SessionFiles(written: stored, length: EntryFile.header.count)
+        let files = SessionFiles(
+            name: name, written: stored, length: EntryFile.header.count, lastID: 0, lastNumber: 0)
         sessions[name] = files
         assign(key, to: files)
         return stored.reservedID
@@ -94,19 +115,20 @@ final class FileWriter: @unchecked Sendable {
     func clear(_ snapshot: SessionSnapshot, ahead: UInt64, key: Int) throws(StorageError) -> UInt64 {
         if let files = sessions[snapshot.name] {
             assign(key, to: files)
+            try markFreshStart(files)
             // Entries first: a crash before the state is written leaves the
             // old numbering with no entries, never old entries in a new epoch.
             try writeFreshEntriesFile(snapshot.name)
             files.length = EntryFile.header.count
-            files.unwritten = []
-            files.replacesFile = false
+            files.lastID = 0
+            files.lastNumber = 0
             files.mayHaveGarbage = false
-            if files.wantedReservation == nil { dirty.remove(snapshot.name) }
         }
         return try save(snapshot, ahead: ahead, key: key)
     }
 
     func delete(_ name: SessionName) throws(StorageError) {
+        if let files = sessions[name] { try markFreshStart(files) }
         do {
             // The state file first: without it the session is gone, and a
             // left-over entries file is removed at the next start.
@@ -123,31 +145,41 @@ final class FileWriter: @unchecked Sendable {
 
     // MARK: Syncing
 
-    /// Above this many sessions to sync, appends are written first and made
-    /// durable by one `syncfs` instead of one `fdatasync` each.
-    static let batchThreshold = 2
-
     /// Takes over the outbox, then writes and syncs everything
-    /// outstanding; what fails is kept for the next call (appends are
-    /// written again at the same offset).
+    /// outstanding; what fails is kept for the next call.
     ///
-    /// Many sessions are synced together: appends and new reservations are
-    /// written first, made durable by one `syncfs`, and only then are the
-    /// state files renamed into place and the directory synced once.
+    /// Typed entries are appended to the journal in one write; new
+    /// reservations are written as temporary state files, made durable
+    /// together by one `syncfs`, then renamed into place with one sync of
+    /// the directory. A compaction replaces its entries file at once.
     func write(_ outbox: Outbox) -> Outcome {
-        var touched: [SessionFiles] = []
+        var outcome = Outcome()
+        var journal = journalUnwritten
+        journalUnwritten = []
+        var replacedFiles = false
         outbox.bytes.withUnsafeBufferPointer { bytes in
             for item in outbox.items {
                 guard let files = byKey[item.key] else { continue }
-                if item.isReplacement {
-                    files.unwritten = outbox.replacements[item.start]
-                    files.replacesFile = true
-                } else {
-                    files.unwritten.append(contentsOf: bytes[item.start..<(item.start + item.length)])
+                guard item.isReplacement else {
+                    JournalFile.appendEntry(
+                        UnsafeBufferPointer(rebasing: bytes[item.start..<(item.start + item.length)]),
+                        session: files.nameBytes, to: &journal)
+                    files.isInJournal = true
+                    continue
                 }
-                if !files.isTouched {
-                    files.isTouched = true
-                    touched.append(files)
+                let replacement = outbox.replacements[item.start]
+                let name = files.written.snapshot.name
+                do throws(StorageError) {
+                    try replaceEntriesFile(name, with: replacement.bytes)
+                    files.length = replacement.bytes.count
+                    files.lastID = replacement.lastID
+                    files.lastNumber = replacement.lastNumber
+                    files.mayHaveGarbage = false
+                    replacedFiles = true
+                } catch {
+                    // The journal still holds the records: the file stays
+                    // correct, only longer until the session's next compaction.
+                    outcome.failure = outcome.failure ?? error.message
                 }
             }
         }
@@ -156,64 +188,44 @@ final class FileWriter: @unchecked Sendable {
             files.wantedReservation = (snapshot, ahead)
             dirty.insert(snapshot.name)
         }
-        for files in touched {
-            files.isTouched = false
-            dirty.insert(files.written.snapshot.name)
+        do {
+            try appendToJournal(journal)
+        } catch {
+            journalUnwritten = journal
+            outcome.failure = outcome.failure ?? error.message
         }
-        var outcome = Outcome()
-        var replacedFiles = false
-        let batched = dirty.count > FileWriter.batchThreshold
-        var appended: [(SessionName, SessionFiles)] = []
         var reservations: [(SessionFiles, StoredSession)] = []
         for name in dirty {
-            guard let files = sessions[name] else {
+            guard let files = sessions[name], let (snapshot, ahead) = files.wantedReservation else {
                 dirty.remove(name)
                 continue
             }
+            let stored = StoredSession.reserving(snapshot, ahead: ahead, current: files.written.reservedID)
             do {
-                if let (snapshot, ahead) = files.wantedReservation {
-                    let stored = StoredSession.reserving(snapshot, ahead: ahead, current: files.written.reservedID)
-                    try writeTemporaryState(stored, syncing: !batched)
-                    reservations.append((files, stored))
-                }
-                if files.replacesFile {
-                    try replaceEntriesFile(name, with: files.unwritten)
-                    files.length = files.unwritten.count
-                    files.mayHaveGarbage = false
-                    replacedFiles = true
-                } else if !files.unwritten.isEmpty {
-                    try appendUnwritten(files, to: name, syncing: !batched)
-                    if batched {
-                        appended.append((name, files))
-                        continue
-                    }
-                    files.length += files.unwritten.count
-                }
-                files.unwritten = []
-                files.replacesFile = false
-                // With a reservation, the session is done once it is installed.
-                if files.wantedReservation == nil { dirty.remove(name) }
+                try writeTemporaryState(stored, syncing: false)
+                reservations.append((files, stored))
             } catch {
-                outcome.failure = outcome.failure ?? "cannot write the entries of session \(name): \(error.message)"
+                outcome.failure = outcome.failure ?? error.message
             }
         }
         do {
-            if batched && !(appended.isEmpty && reservations.isEmpty) { try syncFileSystem() }
-            for (name, files) in appended {
-                files.length += files.unwritten.count
-                files.unwritten = []
-                if files.wantedReservation == nil { dirty.remove(name) }
-            }
+            if !reservations.isEmpty { try syncFileSystem() }
             replacedFiles = try install(reservations, into: &outcome) || replacedFiles
             if replacedFiles { try syncDirectory() }
         } catch {
             for (files, stored) in reservations where files.wantedReservation != nil {
                 discardTemporaryState(stored.snapshot.name)
-                dirty.insert(stored.snapshot.name)
             }
             outcome.failure = outcome.failure ?? error.message
         }
-        outcome.hasUnwritten = !dirty.isEmpty
+        if journalLength > journalLimit && journalUnwritten.isEmpty {
+            do {
+                try foldJournal()
+            } catch {
+                outcome.failure = outcome.failure ?? error.message
+            }
+        }
+        outcome.hasUnwritten = !dirty.isEmpty || !journalUnwritten.isEmpty
         return outcome
     }
 
@@ -227,7 +239,7 @@ final class FileWriter: @unchecked Sendable {
             try installTemporaryState(name)
             files.written = stored
             files.wantedReservation = nil
-            if files.unwritten.isEmpty { dirty.remove(name) }
+            dirty.remove(name)
             outcome.reservedIDs[name] = stored.reservedID
         }
         return !states.isEmpty
@@ -244,11 +256,19 @@ final class FileWriter: @unchecked Sendable {
         return stored.reservedID
     }
 
-    /// At a clean shutdown: writes what is left, then each session's exact
-    /// state so that the next start continues without a gap (all state
-    /// files synced together). Returns the first failure.
+    /// At a clean shutdown: writes what is left and folds the journal into
+    /// the entries files, then writes each session's exact state so that the
+    /// next start continues without a gap (all state files synced
+    /// together). Returns the first failure.
     func close(_ outbox: Outbox, snapshots: [SessionSnapshot]) -> String? {
         var failure = write(outbox).failure
+        if journalLength > 0 && journalUnwritten.isEmpty {
+            do {
+                try foldJournal()
+            } catch {
+                failure = failure ?? error.message
+            }
+        }
         var states: [(SessionFiles, StoredSession)] = []
         for snapshot in snapshots where !dirty.contains(snapshot.name) {
             guard let files = sessions[snapshot.name] else { continue }

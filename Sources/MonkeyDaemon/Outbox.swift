@@ -18,8 +18,9 @@ struct Outbox: Sendable {
 
     var bytes: [UInt8] = []
     var items: [Item] = []
-    /// Whole entries files (compactions) that replace a session's file.
-    var replacements: [[UInt8]] = []
+    /// Whole entries files (compactions) that replace a session's file,
+    /// with the newest entry they hold.
+    var replacements: [(bytes: [UInt8], lastID: UInt64, lastNumber: UInt64)] = []
     var replacementBytes = 0
     /// Snapshots to write with fresh id reservations.
     var reservations: [(key: Int, snapshot: SessionSnapshot, ahead: UInt64)] = []
@@ -38,9 +39,9 @@ struct Outbox: Sendable {
         items.append(Item(key: key, start: start, length: bytes.count - start))
     }
 
-    mutating func replace(key: Int, with file: [UInt8]) {
+    mutating func replace(key: Int, with file: [UInt8], newest: Entry) {
         items.append(Item(key: key, start: replacements.count, length: -1))
-        replacements.append(file)
+        replacements.append((file, newest.id, newest.number))
         replacementBytes += file.count
     }
 }

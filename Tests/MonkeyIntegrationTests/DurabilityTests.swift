@@ -198,12 +198,8 @@ struct DurabilityTests {
         #expect(try eventually { try Int(Self.status(daemon, "s")["typed"] ?? "") ?? 0 > 50 })
         _ = try daemon.request("STOP s")
         let typed = try Int(Self.status(daemon, "s")["typed"] ?? "") ?? 0
-        // Synced: the file holds every entry (26 bytes each with one monkey).
-        #expect(
-            eventually {
-                let size = try? FileManager.default.attributesOfItem(atPath: entriesPath(state, "s"))[.size] as? Int
-                return size == 8 + 26 * typed
-            })
+        // Synced: the entries journal holds every entry (37 bytes each with one monkey).
+        #expect(eventually { EntriesJournalTests.size(EntriesJournalTests.journalPath(state)) == 8 + 37 * typed })
         let before = daemon.contextSwitches()
         usleep(300_000)  // an observation window of 15 sync intervals, not synchronisation
         let after = daemon.contextSwitches()

@@ -5,6 +5,9 @@ public struct Configuration: Sendable, Equatable {
     public var limits = Limits()
     /// How often typed entries are synced to disk.
     public var syncInterval = Interval(nanoseconds: 1_000_000_000)
+    /// How large the entries journal grows before it is folded into the
+    /// sessions' entries files.
+    public var journalSize = 64 << 20
     /// Send every typed entry to the journal too (it floods it: off by default).
     public var logTyped = false
     /// Mode of a socket the daemon creates.
@@ -26,7 +29,8 @@ public struct Configuration: Sendable, Equatable {
     /// Every key with its meaning, in the order the man page lists them.
     public static let keys = [
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
-        "max_entries", "max_pending_output", "sync_interval", "log_typed", "socket_mode", "socket_group",
+        "max_entries", "max_pending_output", "sync_interval", "journal_size", "log_typed", "socket_mode",
+        "socket_group",
         "idle_timeout",
     ]
 
@@ -76,6 +80,7 @@ public struct Configuration: Sendable, Equatable {
         case "max_entries": limits.maximumEntries = try Self.count(value, 1...10_000_000)
         case "max_pending_output": limits.maximumPendingOutput = try Self.bytes(value, 4096...(1 << 30))
         case "sync_interval": syncInterval = try Self.duration(value, .millisecond...Interval.longestTick)
+        case "journal_size": journalSize = try Self.bytes(value, (64 << 10)...(1 << 34))
         case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "log_typed": logTyped = try Self.boolean(value)
         case "socket_mode":

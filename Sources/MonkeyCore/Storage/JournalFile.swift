@@ -1,0 +1,128 @@
+/// The format of the entries journal: what every session typed, in the
+/// order it was synced, so that a sync of thousands of sessions is one
+/// append and one `fdatasync` rather than one per session file. The
+/// journal is folded into the sessions' entries files when it grows past
+/// `journal_size`, at start-up and at a clean shutdown.
+///
+/// After an 8-byte header, a record is `length` (u32, the bytes after the
+/// checksum), `crc` (u32, CRC-32C of the length bytes and the rest), `kind`
+/// (u8), the session name's length (u8) and the name in UTF-8, then for an
+/// entry the entry's record exactly as in its entries file. A fresh start
+/// (CLEAR, DELETE) tells that the session's earlier records no longer
+/// belong to it. All integers are little-endian.
+public enum JournalFile {
+    /// "MKYJNL", a zero and the format version.
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x01]
+    static let recordHeaderLength = 8
+
+    enum Kind: UInt8 {
+        case entry = 1
+        case freshStart = 2
+    }
+
+    /// Appends an entry's record (from an entries file) to the journal's bytes.
+    public static func appendEntry(
+        _ record: UnsafeBufferPointer<UInt8>, session: [UInt8], to output: inout [UInt8]
+    ) {
+        appendRecord(.entry, session: session, payload: UnsafeRawBufferPointer(record), to: &output)
+    }
+
+    /// Appends a fresh start of `session`: its earlier records are dropped.
+    public static func appendFreshStart(session: [UInt8], to output: inout [UInt8]) {
+        appendRecord(.freshStart, session: session, payload: UnsafeRawBufferPointer(start: nil, count: 0), to: &output)
+    }
+
+    private static func appendRecord(
+        _ kind: Kind, session: [UInt8], payload: UnsafeRawBufferPointer, to output: inout [UInt8]
+    ) {
+        let length = 2 + session.count + payload.count
+        let start = output.count
+        withUnsafeBytes(of: UInt32(length).littleEndian) { output.append(contentsOf: $0) }
+        output.append(contentsOf: [0, 0, 0, 0, kind.rawValue, UInt8(session.count)])
+        output.append(contentsOf: session)
+        output.append(contentsOf: payload)
+        let crc = output.withUnsafeBytes { bytes in
+            CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[(start + recordHeaderLength)...]),
+                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 4)])))
+        }
+        withUnsafeBytes(of: crc.littleEndian) { crcBytes in
+            for index in 0..<4 { output[start + 4 + index] = crcBytes[index] }
+        }
+    }
+}
+
+/// What reading a journal found: for each session, its entry records since
+/// its last fresh start, and where and why reading stopped if the journal
+/// did not end cleanly.
+public struct JournalContents: Sendable, Equatable {
+    /// Entry records by session, in journal order, laid out as the body of
+    /// an entries file (decode them with `EntryFile.header` in front).
+    public var records: [SessionName: [UInt8]] = [:]
+    /// Bytes from the start that hold the header and good records.
+    public var validLength = 0
+    /// Why the rest was not read, if there is a rest.
+    public var damage: EntryFileContents.Damage?
+
+    public init() {}
+}
+
+extension JournalFile {
+    /// Reads a journal, stopping at the first record that is torn or corrupt.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> JournalContents {
+        var contents = JournalContents()
+        guard bytes.count >= header.count, header.indices.allSatisfy({ bytes[$0] == header[$0] }) else {
+            if bytes.count > 0 && !(bytes.count < header.count && zip(bytes, header).allSatisfy(==)) {
+                contents.damage = .badHeader
+            } else if bytes.count > 0 {
+                contents.damage = .truncatedRecord(offset: 0)
+            }
+            return contents
+        }
+        var offset = header.count
+        while offset < bytes.count {
+            guard bytes.count - offset >= recordHeaderLength + 2 else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
+            let bodyStart = offset + recordHeaderLength
+            guard length >= 2, length <= 2 + 255 + EntryFile.maximumPayloadLength + EntryFile.recordHeaderLength
+            else {
+                contents.damage = .badLength(offset: offset)
+                break
+            }
+            guard bytes.count - bodyStart >= length else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let stored = EntryFile.integer(UInt32.self, bytes, at: offset + 4)
+            let computed = CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]),
+                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
+            let nameLength = Int(bytes[bodyStart + 1])
+            guard stored == computed, let kind = Kind(rawValue: bytes[bodyStart]), 2 + nameLength <= length,
+                let name = SessionName(
+                    String(
+                        decoding: UnsafeRawBufferPointer(
+                            rebasing: bytes[(bodyStart + 2)..<(bodyStart + 2 + nameLength)]),
+                        as: UTF8.self))
+            else {
+                contents.damage = .checksumMismatch(offset: offset)
+                break
+            }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[(bodyStart + 2 + nameLength)..<(bodyStart + length)])
+            switch kind {
+            case .entry: contents.records[name, default: []].append(contentsOf: payload)
+            case .freshStart: contents.records[name] = []
+            }
+            offset = bodyStart + length
+        }
+        contents.validLength = contents.damage == nil ? bytes.count : offset
+        return contents
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> JournalContents {
+        bytes.withUnsafeBytes { decode($0) }
+    }
+}

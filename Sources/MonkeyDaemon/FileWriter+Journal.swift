@@ -1,0 +1,154 @@
+import MonkeyCore
+import MonkeyShell
+
+/// The entries journal: appended at each sync, folded into the sessions'
+/// entries files when it grows large, at start-up and at a clean shutdown.
+extension FileWriter {
+    /// Appends records to the journal (creating it with its header if there
+    /// is none) and syncs it; on failure the journal is as it was.
+    func appendToJournal(_ records: [UInt8]) throws(StorageError) {
+        guard !records.isEmpty else { return }
+        do throws(SystemError) {
+            let fd = try Syscalls.open(journalPath, .writeCreating)
+            defer { Syscalls.close(fd) }
+            do throws(SystemError) {
+                var start = journalLength
+                if journalLength == 0 {
+                    try Syscalls.write(fd, JournalFile.header, at: 0)
+                    start = JournalFile.header.count
+                }
+                try Syscalls.write(fd, records, at: start)
+                if journalMayHaveGarbage || journalLength == 0 {
+                    try Syscalls.truncate(fd, to: start + records.count)
+                    journalMayHaveGarbage = false
+                }
+                try Syscalls.synchronizeData(fd)
+                journalLength = start + records.count
+            } catch {
+                // A partial record must not stay where the next one would follow it.
+                journalMayHaveGarbage = true
+                try? Syscalls.truncate(fd, to: journalLength)
+                throw error
+            }
+        } catch {
+            throw StorageError("cannot write the entries journal \(journalPath): \(error.reason)")
+        }
+    }
+
+    /// Marks in the journal that the session's records so far no longer
+    /// belong to it (a CLEAR or a DELETE), if it has any there.
+    func markFreshStart(_ files: SessionFiles) throws(StorageError) {
+        guard files.isInJournal else { return }
+        // Records whose write failed go first: the mark must follow them.
+        var records = journalUnwritten
+        JournalFile.appendFreshStart(session: files.nameBytes, to: &records)
+        try appendToJournal(records)
+        journalUnwritten = []
+        files.isInJournal = false
+    }
+
+    /// Appends every record of the journal to its session's entries file,
+    /// then removes the journal.
+    func foldJournal() throws(StorageError) {
+        _ = try fold(readJournal())
+        try removeJournal()
+    }
+
+    func readJournal() throws(StorageError) -> JournalContents {
+        do {
+            guard let bytes = try Syscalls.readWholeFile(journalPath, limit: Int.max) else { return JournalContents() }
+            return JournalFile.decode(bytes)
+        } catch {
+            throw StorageError("cannot read the entries journal \(journalPath): \(error.reason)")
+        }
+    }
+
+    /// Appends each session's records that its entries file does not hold
+    /// yet (a fold a crash interrupted is simply done again), syncs them,
+    /// and returns the entries appended, by session.
+    @discardableResult
+    func fold(_ contents: JournalContents) throws(StorageError) -> [SessionName: [Entry]] {
+        var appended: [SessionName: [Entry]] = [:]
+        var failure: StorageError?
+        for (name, entries) in unfolded(contents) {
+            guard let files = sessions[name], let newest = entries.last else { continue }
+            let bytes = Array(EntryFile.encode(entries).dropFirst(EntryFile.header.count))
+            do {
+                try appendEntries(bytes, to: files, of: name)
+                files.length += bytes.count
+                files.lastID = newest.id
+                files.lastNumber = newest.number
+                appended[name] = entries
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        if !appended.isEmpty { try syncFileSystem() }
+        return appended
+    }
+
+    /// The journal's entries that their sessions' entries files do not hold.
+    func unfolded(_ contents: JournalContents) -> [SessionName: [Entry]] {
+        var unfolded: [SessionName: [Entry]] = [:]
+        for (name, records) in contents.records where !records.isEmpty {
+            guard let files = sessions[name] else { continue }
+            let entries = EntryFile.decode(EntryFile.header + records, keepingLast: .max).entries.filter {
+                $0.id > files.lastID && $0.number > files.lastNumber
+            }
+            if !entries.isEmpty { unfolded[name] = entries }
+        }
+        return unfolded
+    }
+
+    /// Removes the folded journal; every session's records are in its
+    /// entries file now.
+    func removeJournal() throws(StorageError) {
+        do {
+            try Syscalls.removeFile(journalPath)
+        } catch {
+            throw StorageError("cannot remove the folded entries journal \(journalPath): \(error.reason)")
+        }
+        try syncDirectory()
+        journalLength = 0
+        journalMayHaveGarbage = false
+        for files in sessions.values { files.isInJournal = false }
+    }
+
+    /// At start-up, after the sessions' files are read: folds what the
+    /// journal holds (what was typed since the last fold, up to a crash),
+    /// cutting a torn tail. Returns the entries appended, by session; if
+    /// folding fails, they stay in the journal and are returned all the same.
+    func foldJournalAtStart(report: (LogPriority, String) -> Void) -> [SessionName: [Entry]] {
+        let contents: JournalContents
+        do {
+            contents = try readJournal()
+        } catch {
+            report(.error, "\(error.message); typing since the last fold may be missing")
+            return [:]
+        }
+        guard contents.validLength > 0 || contents.damage != nil else { return [:] }
+        if let damage = contents.damage {
+            report(
+                .warning,
+                "the entries journal \(journalPath): \(damage); cut it there, keeping the records before it")
+        }
+        let unfolded = unfolded(contents)
+        do {
+            try fold(contents)
+            try removeJournal()
+            if !unfolded.isEmpty {
+                let count = unfolded.values.reduce(0) { $0 + $1.count }
+                report(.notice, "folded \(count) entries of \(unfolded.count) sessions from the entries journal")
+            }
+        } catch {
+            // Kept for a later fold: appends follow its good records (or
+            // start it afresh if not even its header was good).
+            journalLength = contents.validLength < JournalFile.header.count ? 0 : contents.validLength
+            journalMayHaveGarbage = true
+            for name in contents.records.keys { sessions[name]?.isInJournal = true }
+            report(.error, "cannot fold the entries journal yet: \(error.message)")
+        }
+        return unfolded
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import MonkeyCore
+
+/// The entries journal: every session's records in sync order, fresh
+/// starts that drop a session's earlier records, and a torn or corrupt
+/// tail cut at the last good record.
+struct JournalFileTests {
+    static func name(_ text: String) throws -> SessionName {
+        try #require(SessionName(text))
+    }
+
+    /// The entries-file records of `entries`, without the file's header.
+    static func records(_ entries: [Entry]) -> [UInt8] {
+        Array(EntryFile.encode(entries).dropFirst(EntryFile.header.count))
+    }
+
+    /// A journal holding one record per entry, each of `session`.
+    static func journal(_ entries: [(String, Entry)]) -> [UInt8] {
+        var journal = JournalFile.header
+        for (session, entry) in entries {
+            let record = records([entry])
+            record.withUnsafeBufferPointer {
+                JournalFile.appendEntry($0, session: Array(session.utf8), to: &journal)
+            }
+        }
+        return journal
+    }
+
+    static let a1 = Entry(id: 1, number: 1, text: "abc", isHit: false)
+    static let b1 = Entry(id: 1, number: 1, text: "żółw ✓", isHit: true)
+    static let a2 = Entry(id: 2, number: 2, text: "", isHit: false)
+    static let b2 = Entry(id: 7, number: 2, text: String(repeating: "q", count: 300), isHit: false)
+    static let interleaved = [("a", a1), ("b", b1), ("a", a2), ("b", b2)]
+
+    @Test func recordsComeBackBySessionInOrder() throws {
+        let bytes = Self.journal(Self.interleaved)
+        let contents = JournalFile.decode(bytes)
+        #expect(contents.damage == nil)
+        #expect(contents.validLength == bytes.count)
+        #expect(
+            contents.records == [
+                try Self.name("a"): Self.records([Self.a1, Self.a2]),
+                try Self.name("b"): Self.records([Self.b1, Self.b2]),
+            ])
+    }
+
+    @Test func aFreshStartDropsTheSessionsEarlierRecordsOnly() throws {
+        var bytes = Self.journal([("a", Self.a1), ("b", Self.b1)])
+        JournalFile.appendFreshStart(session: Array("a".utf8), to: &bytes)
+        bytes += Self.journal([("a", Self.a2)]).dropFirst(JournalFile.header.count)
+        let contents = JournalFile.decode(bytes)
+        #expect(contents.damage == nil)
+        #expect(contents.records[try Self.name("a")] == Self.records([Self.a2]))
+        #expect(contents.records[try Self.name("b")] == Self.records([Self.b1]))
+        var deleted = Self.journal([("a", Self.a1)])
+        JournalFile.appendFreshStart(session: Array("a".utf8), to: &deleted)
+        #expect(JournalFile.decode(deleted).records == [try Self.name("a"): []])
+    }
+
+    @Test func anEmptyOrHeaderOnlyJournalIsClean() {
+        #expect(JournalFile.decode([]) == JournalContents())
+        let headerOnly = JournalFile.decode(JournalFile.header)
+        #expect(headerOnly.records.isEmpty && headerOnly.damage == nil)
+        #expect(headerOnly.validLength == JournalFile.header.count)
+    }
+
+    /// Cut at every byte, the journal keeps exactly the records before the
+    /// cut, and says it was torn unless the cut falls between records.
+    @Test func aJournalCutAtEveryByteKeepsTheRecordsBeforeTheCut() throws {
+        let bytes = Self.journal(Self.interleaved)
+        var boundaries = [JournalFile.header.count]
+        for count in 1...Self.interleaved.count {
+            boundaries.append(Self.journal(Array(Self.interleaved.prefix(count))).count)
+        }
+        for length in 0..<bytes.count {
+            let contents = JournalFile.decode(Array(bytes[..<length]))
+            let kept = boundaries.lastIndex { $0 <= length } ?? -1
+            let expected =
+                kept < 0 ? JournalContents() : JournalFile.decode(Self.journal(Array(Self.interleaved.prefix(kept))))
+            #expect(contents.records == expected.records, "cut at \(length)")
+            #expect(contents.validLength == (kept < 0 ? 0 : boundaries[kept]), "cut at \(length)")
+            #expect((contents.damage != nil) == (length > 0 && !boundaries.contains(length)), "cut at \(length)")
+        }
+    }
+
+    @Test func aFlippedByteCutsFromItsRecordOn() {
+        let bytes = Self.journal(Self.interleaved)
+        let boundaries = (0...Self.interleaved.count).map { Self.journal(Array(Self.interleaved.prefix($0))).count }
+        for offset in JournalFile.header.count..<bytes.count {
+            var damaged = bytes
+            damaged[offset] ^= 0x10
+            let contents = JournalFile.decode(damaged)
+            let recordStart = boundaries.last { $0 <= offset } ?? 0
+            #expect(contents.validLength == recordStart, "flipped at \(offset)")
+            #expect(contents.damage != nil, "flipped at \(offset)")
+        }
+        var header = bytes
+        header[3] ^= 0x01
+        #expect(JournalFile.decode(header).damage == .badHeader)
+        #expect(JournalFile.decode(header).records.isEmpty)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The entries journal: what every session typed goes there at each sync,
+/// and reaches the entries files when it is folded (past `journal_size`,
+/// at a clean shutdown, at start-up after a crash).
+@Suite("Entries journal")
+struct EntriesJournalTests {
+    static let quickSync = "sync_interval = 20ms\n"
+    /// A journal record of an entry of session "s" with 5 monkeys: the
+    /// record header (8), kind and name length (2), the name (1) and the
+    /// entries-file record (30).
+    static let recordLength = 41
+
+    static func size(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    static func journalPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/journal" }
+    static func entriesPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/s.entries" }
+
+    /// A daemon killed with -9 after session "s" typed at least `count`
+    /// entries, all of them synced to the journal and none folded yet.
+    static func killedWithAFullJournal(_ state: TemporaryDirectory, count: Int = 20) throws -> [DurabilityTests
+        .LoggedEntry]
+    {
+        let daemon = try DaemonProcess(configuration: quickSync, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=5 interval=1ms")
+        #expect(try eventually { try DurabilityTests.log(daemon, "s").count >= count })
+        _ = try daemon.request("STOP s")
+        let entries = try DurabilityTests.log(daemon, "s")
+        #expect(eventually { size(journalPath(state)) == 8 + recordLength * entries.count })
+        #expect(size(entriesPath(state)) == 8, "nothing is folded before the journal is large")
+        try daemon.stop(signal: SIGKILL)
+        return entries
+    }
+
+    @Test func aCrashLosesNothingSyncedToTheJournal() throws {
+        let state = TemporaryDirectory()
+        let entries = try Self.killedWithAFullJournal(state)
+        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        #expect(try DurabilityTests.log(again, "s") == entries)
+        #expect(again.startupLog.contains("folded \(entries.count) entries of 1 sessions from the entries journal"))
+        // Folded at start: the entries file holds them and the journal is gone.
+        #expect(Self.size(Self.entriesPath(state)) == 8 + DurabilityTests.recordLength * entries.count)
+        #expect(Self.size(Self.journalPath(state)) == nil)
+    }
+
+    @Test(arguments: [1, 7, 8, 9, 40, 41, 42, 83])
+    func aTornJournalIsCutAndTheRecordsBeforeItLoad(cut: Int) throws {
+        let state = TemporaryDirectory()
+        let entries = try Self.killedWithAFullJournal(state)
+        let path = Self.journalPath(state)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
+        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        let lost = (cut + Self.recordLength - 1) / Self.recordLength
+        #expect(try DurabilityTests.log(again, "s") == Array(entries.dropLast(lost)))
+        #expect(again.startupLog.contains("cut it there") == (cut % Self.recordLength != 0))
+        // Ids handed out before the crash are never given again.
+        _ = try again.request("START s")
+        #expect(try eventually { try DurabilityTests.log(again, "s").count > entries.count - lost })
+        let next = try DurabilityTests.log(again, "s")[entries.count - lost]
+        #expect(next.id > entries.last?.id ?? 0)
+    }
+
+    @Test func aCleanStopFoldsTheJournalIntoTheEntriesFiles() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=5 interval=1ms")
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 10 * Self.recordLength })
+        _ = try daemon.request("STOP s")
+        let entries = try DurabilityTests.log(daemon, "s")
+        #expect(try daemon.stop() == 0)
+        #expect(Self.size(Self.journalPath(state)) == nil)
+        #expect(Self.size(Self.entriesPath(state)) == 8 + DurabilityTests.recordLength * entries.count)
+        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        #expect(try DurabilityTests.log(again, "s") == entries)
+        #expect(!again.startupLog.contains("entries journal"))
+    }
+
+    /// A journal past `journal_size` is folded while the daemon runs: the
+    /// journal stays small, the entries file grows, and a crash afterwards
+    /// finds every entry once, in order.
+    @Test func aLargeJournalIsFoldedWhileTyping() throws {
+        let state = TemporaryDirectory()
+        let configuration = Self.quickSync + "journal_size = 64K\n"
+        let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=100 interval=1ms")
+        var largestJournal = 0
+        #expect(
+            eventually(timeout: 30) {
+                largestJournal = max(largestJournal, Self.size(Self.journalPath(state)) ?? 0)
+                return (Self.size(Self.entriesPath(state)) ?? 0) > 3 * (64 << 10)
+            })
+        // Folded once past 64 KiB: what one sync adds is far less than that.
+        #expect(largestJournal < 2 * (64 << 10))
+        _ = try daemon.request("STOP s")
+        let typed = try DurabilityTests.log(daemon, "s")
+        try daemon.stop(signal: SIGKILL)
+
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let entries = try DurabilityTests.log(again, "s")
+        #expect(entries.count > 3 * (64 << 10) / 125)
+        #expect(entries == Array(typed.prefix(entries.count)))
+    }
+
+    @Test func entriesTypedBeforeAClearStayDroppedAfterACrash() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=5 interval=1ms")
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 20 * Self.recordLength })
+        let lastBeforeClear = try DurabilityTests.log(daemon, "s").last?.id ?? 0
+        #expect(try daemon.request("CLEAR s") == ["OK cleared s"])
+        let journalAtClear = Self.size(Self.journalPath(state)) ?? 0
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > journalAtClear + 20 * Self.recordLength })
+        _ = try daemon.request("STOP s")
+        let afterClear = try DurabilityTests.log(daemon, "s")
+        try daemon.stop(signal: SIGKILL)
+
+        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        let entries = try DurabilityTests.log(again, "s")
+        #expect(entries.count >= 20)
+        #expect(entries.first?.number == 1)
+        #expect(entries.allSatisfy { $0.id > lastBeforeClear })
+        #expect(entries == Array(afterClear.prefix(entries.count)))
+    }
+
+    @Test func aDeletedSessionsJournalRecordsNeverReachANewSessionOfTheSameName() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=5 interval=1ms")
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 20 * Self.recordLength })
+        #expect(try daemon.request("DELETE s") == ["OK deleted s"])
+        #expect(try daemon.request("START s interval=1h") == ["OK started s"])
+        try daemon.stop(signal: SIGKILL)
+
+        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        #expect(try DurabilityTests.log(again, "s").isEmpty)
+        #expect(try BufferedEntriesTests.typed(again, "s") == 0)
+    }
+}
