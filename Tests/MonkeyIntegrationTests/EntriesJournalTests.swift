@@ -20,14 +20,12 @@ struct EntriesJournalTests {
     static func journalPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/journal" }
     static func entriesPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/s.entries" }
 
-    /// A daemon killed with -9 after session "s" typed at least `count`
+    /// A daemon killed with -9 after session "s" typed at least 20
     /// entries, all of them synced to the journal and none folded yet.
-    static func killedWithAFullJournal(_ state: TemporaryDirectory, count: Int = 20) throws -> [DurabilityTests
-        .LoggedEntry]
-    {
+    static func killedWithAFullJournal(_ state: TemporaryDirectory) throws -> [DurabilityTests.LoggedEntry] {
         let daemon = try DaemonProcess(configuration: quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=5 interval=1ms")
-        #expect(try eventually { try DurabilityTests.log(daemon, "s").count >= count })
+        #expect(try eventually { try DurabilityTests.log(daemon, "s").count >= 20 })
         _ = try daemon.request("STOP s")
         let entries = try DurabilityTests.log(daemon, "s")
         #expect(eventually { size(journalPath(state)) == 8 + recordLength * entries.count })
