@@ -69,3 +69,63 @@ struct TickSchedulerTests {
         #expect(Set(popped.map(\.0)) == Set(current.keys))
     }
 }
+
+/// The queue beside the heap: items scheduled in due order skip the heap,
+/// and whatever the mix, items come out in due order.
+struct TickSchedulerQueueTests {
+    /// Many sessions of one interval, rescheduled one interval on as they
+    /// pop, with now and then a session of another interval or a new one.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func aMixOfInOrderAndOutOfOrderItemsPopsInDueOrder(seed: UInt64) {
+        var random = WyRand(seed: seed)
+        var scheduler = TickScheduler()
+        var expected: [Int: UInt64] = [:]
+        for slot in 0..<300 {
+            let due = random.next(below: 100)
+            scheduler.schedule(slot, at: due)
+            expected[slot] = due
+        }
+        var last: UInt64 = 0
+        var popped = 0
+        while popped < 5_000, let item = scheduler.popDue(by: .max) {
+            #expect(item.due >= last, "popped \(item.due) after \(last)")
+            #expect(expected[item.slot] == item.due)
+            last = item.due
+            popped += 1
+            // Most go one interval on; some jump ahead or fall back a little.
+            let step: UInt64 =
+                switch random.next(below: 10) {
+                case 0: 1 + random.next(below: 500)
+                case 1: 1 + random.next(below: 20)
+                default: 100
+                }
+            scheduler.schedule(item.slot, at: item.due + step)
+            expected[item.slot] = item.due + step
+        }
+        #expect(popped == 5_000)
+        #expect(scheduler.count == 300)
+    }
+
+    @Test func peekAndPopAgreeOnTies() {
+        var scheduler = TickScheduler()
+        scheduler.schedule(1, at: 10)
+        scheduler.schedule(2, at: 20)
+        scheduler.schedule(3, at: 10)  // before the queue's end: the heap
+        for _ in 0..<3 {
+            let peeked = scheduler.peek()
+            #expect(scheduler.popDue(by: .max) == peeked)
+        }
+        #expect(scheduler.count == 0 && scheduler.peek() == nil)
+    }
+
+    @Test func aLongQueueDropsWhatLeftItAndKeepsOrder() {
+        var scheduler = TickScheduler()
+        for index in 0..<5_000 { scheduler.schedule(index, at: UInt64(index)) }
+        for index in 0..<4_000 { #expect(scheduler.popDue(by: .max)?.slot == index) }
+        for index in 5_000..<6_000 { scheduler.schedule(index, at: UInt64(index)) }
+        #expect(scheduler.count == 2_000)
+        var slots: [Int] = []
+        while let item = scheduler.popDue(by: .max) { slots.append(item.slot) }
+        #expect(slots == Array(4_000..<6_000))
+    }
+}

@@ -16,6 +16,10 @@ public struct Engine {
     public var coalescingWindow: UInt64 = 3_000_000
     /// How late a tick may be and still be made up rather than skipped.
     public var catchUpWindow: UInt64 = 20_000_000
+    /// The sessions due at one wake-up, kept to save an allocation per wake-up.
+    private var dueScratch: [TickScheduler.Item] = []
+    /// Sums what `SessionTable.touch` read, so that the reads are not optimised away.
+    private var warmth = 0
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
@@ -102,10 +106,16 @@ public struct Engine {
             // Rescheduled sessions go back only after the loop: each ticks at most once per call.
             for (slot, due) in rescheduled { scheduler.schedule(slot, at: due) }
         }
+        var batch = dueScratch
+        batch.removeAll(keepingCapacity: true)
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
-            let window = coalescingWindow
-            guard sessions.due(ofSlot: item.slot) == item.due else { continue }
-            let catchUpWindow = self.catchUpWindow
+            if sessions.due(ofSlot: item.slot) == item.due { batch.append(item) }
+        }
+        warmth = sessions.touch(batch)
+        defer { dueScratch = batch }
+        let window = coalescingWindow
+        let catchUpWindow = self.catchUpWindow
+        for item in batch {
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard item.due <= now &+ min(window, interval / 16) else { return .notYet }

@@ -25,6 +25,12 @@ public struct EntryLog: Sendable {
     public var newest: Entry? { isEmpty ? nil : self[count - 1] }
     public var oldest: Entry? { isEmpty ? nil : self[0] }
 
+    /// Reads where the next entry goes (see `SessionTable.touch`).
+    func touch() -> Int {
+        guard !storage.isEmpty else { return 0 }
+        return Int(truncatingIfNeeded: storage[storage.count < capacity ? storage.count - 1 : head].id)
+    }
+
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {
