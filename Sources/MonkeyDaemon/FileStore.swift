@@ -19,9 +19,6 @@ final class FileStore: SessionStore, @unchecked Sendable {
     var outbox = Outbox()
     /// Sessions that asked for a reservation since the last sync.
     var reservationRequests: [SessionBuffer] = []
-    /// Keys name a session's files in the outbox; a CLEAR or a DELETE
-    /// retires the key, so that records typed before it are dropped.
-    var nextKey = 0
     /// A sync is with the writer; the next waits for it.
     var isSyncing = false
     /// The writer holds records or reservations that failed and wait to be
@@ -34,7 +31,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// engine holds it as the session's `EntryAppender`.
     final class SessionBuffer: EntryAppender {
         unowned let store: FileStore
-        var key: Int
+        let name: SessionName
+        /// The name as journal records carry it.
+        let nameBytes: [UInt8]
         /// Records in the entries file once everything handed over is
         /// written: what decides when to compact.
         var recordsInFile: Int
@@ -48,9 +47,10 @@ final class FileStore: SessionStore, @unchecked Sendable {
         /// (kept here so that a tick need not look at its settings).
         var reservationSize: UInt64
 
-        init(store: FileStore, key: Int, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+        init(store: FileStore, name: SessionName, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
             self.store = store
-            self.key = key
+            self.name = name
+            self.nameBytes = Array(name.text.utf8)
             self.recordsInFile = recordsInFile
             self.reservedID = reservedID
             self.reservationSize = reservationSize
@@ -86,18 +86,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
         }
         for (session, recordCount) in loaded {
             guard let files = writer.sessions[session.name] else { continue }
-            let key = takeKey()
-            writer.assign(key, to: files)
             sessions[session.name] = SessionBuffer(
-                store: self, key: key, recordsInFile: recordCount, reservedID: files.written.reservedID,
+                store: self, name: session.name, recordsInFile: recordCount, reservedID: files.written.reservedID,
                 reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
-    }
-
-    private func takeKey() -> Int {
-        defer { nextKey += 1 }
-        return nextKey
     }
 
     // MARK: SessionStore
@@ -105,27 +98,21 @@ final class FileStore: SessionStore, @unchecked Sendable {
     func save(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
         let buffer = sessions[snapshot.name]
-        let key = buffer?.key ?? takeKey()
-        let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead, key: key)
-        }
+        let reservedID = try onWriter { writer throws(StorageError) in try writer.save(snapshot, ahead: ahead) }
         if let buffer {
             buffer.reservationSize = ahead
             reserved(reservedID, by: buffer)
         } else {
             sessions[snapshot.name] = SessionBuffer(
-                store: self, key: key, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
+                store: self, name: snapshot.name, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
         }
     }
 
     func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
-        let key = takeKey()
-        let reservedID = try onWriter { writer throws(StorageError) in
-            try writer.clear(snapshot, ahead: ahead, key: key)
-        }
+        let reservedID = try onWriter { writer throws(StorageError) in try writer.clear(snapshot, ahead: ahead) }
         guard let buffer = sessions[snapshot.name] else { return }
-        // Records still in the outbox carry the old key: the writer drops them.
-        buffer.key = key
+        outbox.drop(snapshot.name, nameBytes: buffer.nameBytes)
         buffer.recordsInFile = 0
         buffer.reservationSize = ahead
         reserved(reservedID, by: buffer)
@@ -133,7 +120,10 @@ final class FileStore: SessionStore, @unchecked Sendable {
 
     func delete(_ name: SessionName) throws(StorageError) {
         try onWriter { writer throws(StorageError) in try writer.delete(name) }
-        sessions[name]?.wantedReservation = nil
+        if let buffer = sessions[name] {
+            outbox.drop(name, nameBytes: buffer.nameBytes)
+            buffer.wantedReservation = nil
+        }
         sessions[name] = nil
     }
 
@@ -145,11 +135,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
         if buffer.recordsInFile >= 2 * session.log.capacity {
             // Compaction: the retained log (this entry included) replaces the file.
             outbox.replace(
-                key: buffer.key, with: EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] }),
+                buffer.name, with: EntryFile.encode((0..<session.log.count).lazy.map { session.log[$0] }),
                 newest: entry)
             buffer.recordsInFile = session.log.count
         } else {
-            outbox.append(entry, key: buffer.key)
+            outbox.append(entry, session: buffer.nameBytes)
             buffer.recordsInFile += 1
         }
         let ahead = buffer.reservationSize
@@ -230,10 +220,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
         var taken = outbox
         outbox = Outbox()
         outbox.bytes.reserveCapacity(taken.bytes.count)
-        outbox.items.reserveCapacity(taken.items.count)
         for buffer in reservationRequests {
             guard let snapshot = buffer.wantedReservation else { continue }
-            taken.reservations.append((buffer.key, snapshot, buffer.reservationSize))
+            taken.reservations.append((snapshot, buffer.reservationSize))
         }
         reservationRequests.removeAll()
         return taken

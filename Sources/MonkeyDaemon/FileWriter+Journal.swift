@@ -36,15 +36,15 @@ extension FileWriter {
     }
 
     /// Marks in the journal that the session's records so far no longer
-    /// belong to it (a CLEAR or a DELETE), if it has any there.
-    func markFreshStart(_ files: SessionFiles) throws(StorageError) {
-        guard files.isInJournal else { return }
+    /// belong to it (a CLEAR or a DELETE), if there is a journal.
+    func markFreshStart(_ name: SessionName) throws(StorageError) {
+        guard journalLength > 0 || !journalUnwritten.isEmpty else { return }
         // Records whose write failed go first: the mark must follow them.
         var records = journalUnwritten
-        JournalFile.appendFreshStart(session: files.nameBytes, to: &records)
+        JournalFile.appendFreshStart(session: Array(name.text.utf8), to: &records)
         try appendToJournal(records)
         journalUnwritten = []
-        files.isInJournal = false
+        journalOrphans.remove(name)
     }
 
     /// Appends every record of the journal to its session's entries file,
@@ -112,7 +112,7 @@ extension FileWriter {
         try syncDirectory()
         journalLength = 0
         journalMayHaveGarbage = false
-        for files in sessions.values { files.isInJournal = false }
+        journalOrphans = []
     }
 
     /// At start-up, after the sessions' files are read: folds what the
@@ -146,7 +146,7 @@ extension FileWriter {
             // start it afresh if not even its header was good).
             journalLength = contents.validLength < JournalFile.header.count ? 0 : contents.validLength
             journalMayHaveGarbage = true
-            for name in contents.records.keys { sessions[name]?.isInJournal = true }
+            journalOrphans = Set(contents.records.keys.filter { sessions[$0] == nil })
             report(.error, "cannot fold the entries journal yet: \(error.message)")
         }
         return unfolded

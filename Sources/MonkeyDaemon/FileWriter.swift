@@ -16,9 +16,6 @@ final class FileWriter: @unchecked Sendable {
     let directory: String
     let queue = DispatchQueue(label: "monkeyd.storage")
     var sessions: [SessionName: SessionFiles] = [:]
-    /// The same sessions by the key their records carry in the outbox; a
-    /// key retired by CLEAR or DELETE is absent, and its records dropped.
-    var byKey: [Int: SessionFiles] = [:]
     /// Sessions with a reservation still to write.
     var dirty: Set<SessionName> = []
     /// Past this many bytes the journal is folded into the entries files.
@@ -30,10 +27,13 @@ final class FileWriter: @unchecked Sendable {
     var journalUnwritten: [UInt8] = []
     /// A failed write may have left bytes past `journalLength`.
     var journalMayHaveGarbage = false
+    /// Sessions not loaded (set aside as damaged) that have records in a
+    /// journal start-up could not fold: a new session of the same name
+    /// must mark its fresh start there.
+    var journalOrphans: Set<SessionName> = []
 
     /// What the writer knows of one session's files.
     final class SessionFiles {
-        var key: Int?
         /// The name as it is written in journal records.
         let nameBytes: [UInt8]
         /// What the state file holds.
@@ -48,9 +48,6 @@ final class FileWriter: @unchecked Sendable {
         var wantedReservation: (snapshot: SessionSnapshot, ahead: UInt64)?
         /// A failed write may have left bytes past `length`.
         var mayHaveGarbage = false
-        /// Records of the session may be in the journal: a CLEAR or DELETE
-        /// must then mark its fresh start there.
-        var isInJournal = false
 
         init(name: SessionName, written: StoredSession, length: Int, lastID: UInt64, lastNumber: UInt64) {
             self.nameBytes = Array(name.text.utf8)
@@ -79,18 +76,11 @@ final class FileWriter: @unchecked Sendable {
     func entriesPath(_ name: SessionName) -> String { "\(directory)/\(name.text).entries" }
     var journalPath: String { "\(directory)/journal" }
 
-    /// Names the session's files by `key` in the outbox, retiring its old key.
-    func assign(_ key: Int, to files: SessionFiles) {
-        if let old = files.key { byKey[old] = nil }
-        files.key = key
-        byKey[key] = files
-    }
-
     // MARK: Control actions, each durable when it returns
 
-    /// Writes the session's state, creating its files (known by `key`) if
-    /// it is new; returns how far its ids are now reserved.
-    func save(_ snapshot: SessionSnapshot, ahead: UInt64, key: Int) throws(StorageError) -> UInt64 {
+    /// Writes the session's state, creating its files if it is new;
+    /// returns how far its ids are now reserved.
+    func save(_ snapshot: SessionSnapshot, ahead: UInt64) throws(StorageError) -> UInt64 {
         let name = snapshot.name
         if let files = sessions[name] {
             let stored = StoredSession.reserving(snapshot, ahead: ahead, current: files.written.reservedID)
@@ -100,22 +90,21 @@ final class FileWriter: @unchecked Sendable {
             return stored.reservedID
         }
         // A new session starts with an empty entries file, whatever a crash left behind.
+        if journalOrphans.contains(name) { try markFreshStart(name) }
         try writeFreshEntriesFile(name)
         let stored = StoredSession.reserving(snapshot, ahead: ahead, current: 0)
         try writeState(stored, syncingDirectory: true)
         let files = SessionFiles(
             name: name, written: stored, length: EntryFile.header.count, lastID: 0, lastNumber: 0)
         sessions[name] = files
-        assign(key, to: files)
         return stored.reservedID
     }
 
-    /// Empties the session's entries file, then saves its state; from now
-    /// on its records carry `key`, and those typed before are dropped.
-    func clear(_ snapshot: SessionSnapshot, ahead: UInt64, key: Int) throws(StorageError) -> UInt64 {
+    /// Marks the session's fresh start in the journal, empties its entries
+    /// file, then saves its state.
+    func clear(_ snapshot: SessionSnapshot, ahead: UInt64) throws(StorageError) -> UInt64 {
         if let files = sessions[snapshot.name] {
-            assign(key, to: files)
-            try markFreshStart(files)
+            try markFreshStart(snapshot.name)
             // Entries first: a crash before the state is written leaves the
             // old numbering with no entries, never old entries in a new epoch.
             try writeFreshEntriesFile(snapshot.name)
@@ -124,11 +113,11 @@ final class FileWriter: @unchecked Sendable {
             files.lastNumber = 0
             files.mayHaveGarbage = false
         }
-        return try save(snapshot, ahead: ahead, key: key)
+        return try save(snapshot, ahead: ahead)
     }
 
     func delete(_ name: SessionName) throws(StorageError) {
-        if let files = sessions[name] { try markFreshStart(files) }
+        if sessions[name] != nil { try markFreshStart(name) }
         do {
             // The state file first: without it the session is gone, and a
             // left-over entries file is removed at the next start.
@@ -138,7 +127,6 @@ final class FileWriter: @unchecked Sendable {
         } catch {
             throw StorageError("cannot delete the files of session \(name): \(error)")
         }
-        if let key = sessions[name]?.key { byKey[key] = nil }
         sessions[name] = nil
         dirty.remove(name)
     }
@@ -154,44 +142,34 @@ final class FileWriter: @unchecked Sendable {
     /// the directory. A compaction replaces its entries file at once.
     func write(_ outbox: Outbox) -> Outcome {
         var outcome = Outcome()
-        var journal = journalUnwritten
-        journalUnwritten = []
         var replacedFiles = false
-        outbox.bytes.withUnsafeBufferPointer { bytes in
-            for item in outbox.items {
-                guard let files = byKey[item.key] else { continue }
-                guard item.isReplacement else {
-                    JournalFile.appendEntry(
-                        UnsafeBufferPointer(rebasing: bytes[item.start..<(item.start + item.length)]),
-                        session: files.nameBytes, to: &journal)
-                    files.isInJournal = true
-                    continue
-                }
-                let replacement = outbox.replacements[item.start]
-                let name = files.written.snapshot.name
-                do throws(StorageError) {
-                    try replaceEntriesFile(name, with: replacement.bytes)
-                    files.length = replacement.bytes.count
-                    files.lastID = replacement.lastID
-                    files.lastNumber = replacement.lastNumber
-                    files.mayHaveGarbage = false
-                    replacedFiles = true
-                } catch {
-                    // The journal still holds the records: the file stays
-                    // correct, only longer until the session's next compaction.
-                    outcome.failure = outcome.failure ?? error.message
-                }
+        for replacement in outbox.replacements {
+            guard let files = sessions[replacement.name] else { continue }
+            do {
+                try replaceEntriesFile(replacement.name, with: replacement.bytes)
+                files.length = replacement.bytes.count
+                files.lastID = replacement.lastID
+                files.lastNumber = replacement.lastNumber
+                files.mayHaveGarbage = false
+                replacedFiles = true
+            } catch {
+                // The journal still holds the records: the file stays
+                // correct, only longer until the session's next compaction.
+                outcome.failure = outcome.failure ?? error.message
             }
         }
-        for (key, snapshot, ahead) in outbox.reservations {
-            guard let files = byKey[key] else { continue }
+        for (snapshot, ahead) in outbox.reservations {
+            guard let files = sessions[snapshot.name] else { continue }
             files.wantedReservation = (snapshot, ahead)
             dirty.insert(snapshot.name)
         }
+        // Records whose write failed go first, in the order they were typed.
+        let records = journalUnwritten.isEmpty ? outbox.bytes : journalUnwritten + outbox.bytes
         do {
-            try appendToJournal(journal)
+            try appendToJournal(records)
+            journalUnwritten = []
         } catch {
-            journalUnwritten = journal
+            journalUnwritten = records
             outcome.failure = outcome.failure ?? error.message
         }
         var reservations: [(SessionFiles, StoredSession)] = []

@@ -19,10 +19,7 @@ struct JournalFileTests {
     static func journal(_ entries: [(String, Entry)]) -> [UInt8] {
         var journal = JournalFile.header
         for (session, entry) in entries {
-            let record = records([entry])
-            record.withUnsafeBufferPointer {
-                JournalFile.appendEntry($0, session: Array(session.utf8), to: &journal)
-            }
+            JournalFile.appendEntry(entry, session: Array(session.utf8), to: &journal)
         }
         return journal
     }
@@ -99,5 +96,16 @@ struct JournalFileTests {
         header[3] ^= 0x01
         #expect(JournalFile.decode(header).damage == .badHeader)
         #expect(JournalFile.decode(header).records.isEmpty)
+    }
+
+    @Test func aSessionsRecordsCanBeTakenOutOfUnwrittenOnes() throws {
+        let records = Array(Self.journal(Self.interleaved).dropFirst(JournalFile.header.count))
+        let withoutA = JournalFile.removingRecords(of: Array("a".utf8), from: records)
+        #expect(
+            JournalFile.decode(JournalFile.header + withoutA).records == [
+                try Self.name("b"): Self.records([Self.b1, Self.b2])
+            ])
+        #expect(JournalFile.removingRecords(of: Array("c".utf8), from: records) == records)
+        #expect(JournalFile.removingRecords(of: Array("a".utf8), from: []) == [])
     }
 }

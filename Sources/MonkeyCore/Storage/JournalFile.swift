@@ -20,11 +20,16 @@ public enum JournalFile {
         case freshStart = 2
     }
 
-    /// Appends an entry's record (from an entries file) to the journal's bytes.
-    public static func appendEntry(
-        _ record: UnsafeBufferPointer<UInt8>, session: [UInt8], to output: inout [UInt8]
-    ) {
-        appendRecord(.entry, session: session, payload: UnsafeRawBufferPointer(record), to: &output)
+    /// Appends the record of an entry `session` typed: the entry's record
+    /// from its entries file, framed with the session's name.
+    public static func appendEntry(_ entry: Entry, session: [UInt8], to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
+        output.append(Kind.entry.rawValue)
+        output.append(UInt8(session.count))
+        output.append(contentsOf: session)
+        EntryFile.appendRecord(entry, to: &output)
+        seal(from: start, in: &output)
     }
 
     /// Appends a fresh start of `session`: its earlier records are dropped.
@@ -35,20 +40,44 @@ public enum JournalFile {
     private static func appendRecord(
         _ kind: Kind, session: [UInt8], payload: UnsafeRawBufferPointer, to output: inout [UInt8]
     ) {
-        let length = 2 + session.count + payload.count
         let start = output.count
-        withUnsafeBytes(of: UInt32(length).littleEndian) { output.append(contentsOf: $0) }
-        output.append(contentsOf: [0, 0, 0, 0, kind.rawValue, UInt8(session.count)])
+        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
+        output.append(kind.rawValue)
+        output.append(UInt8(session.count))
         output.append(contentsOf: session)
         output.append(contentsOf: payload)
-        let crc = output.withUnsafeBytes { bytes in
-            CRC32C.checksum(
+        seal(from: start, in: &output)
+    }
+
+    /// Fills in the length and checksum of the record that starts at `start`
+    /// and runs to the end of `output`.
+    private static func seal(from start: Int, in output: inout [UInt8]) {
+        output.withUnsafeMutableBytes { bytes in
+            let length = bytes.count - start - recordHeaderLength
+            bytes.storeBytes(of: UInt32(length).littleEndian, toByteOffset: start, as: UInt32.self)
+            let crc = CRC32C.checksum(
                 UnsafeRawBufferPointer(rebasing: bytes[(start + recordHeaderLength)...]),
                 continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 4)])))
+            bytes.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }
-        withUnsafeBytes(of: crc.littleEndian) { crcBytes in
-            for index in 0..<4 { output[start + 4 + index] = crcBytes[index] }
+    }
+
+    /// Journal records (without the journal's header, as written by this
+    /// type) without those of `session`.
+    public static func removingRecords(of session: [UInt8], from records: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(records.count)
+        records.withUnsafeBytes { bytes in
+            var offset = 0
+            while bytes.count - offset >= recordHeaderLength + 2 {
+                let end = offset + recordHeaderLength + Int(EntryFile.integer(UInt32.self, bytes, at: offset))
+                let nameStart = offset + recordHeaderLength + 2
+                let name = bytes[nameStart..<(nameStart + Int(bytes[offset + recordHeaderLength + 1]))]
+                if !name.elementsEqual(session) { kept.append(contentsOf: bytes[offset..<end]) }
+                offset = end
+            }
         }
+        return kept
     }
 }
 
