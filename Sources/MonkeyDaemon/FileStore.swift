@@ -32,8 +32,6 @@ final class FileStore: SessionStore, @unchecked Sendable {
     final class SessionBuffer: EntryAppender {
         unowned let store: FileStore
         let name: SessionName
-        /// The name as journal records carry it.
-        let nameBytes: [UInt8]
         /// Records in the entries file once everything handed over is
         /// written: what decides when to compact.
         var recordsInFile: Int
@@ -50,7 +48,6 @@ final class FileStore: SessionStore, @unchecked Sendable {
         init(store: FileStore, name: SessionName, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
             self.store = store
             self.name = name
-            self.nameBytes = Array(name.text.utf8)
             self.recordsInFile = recordsInFile
             self.reservedID = reservedID
             self.reservationSize = reservationSize
@@ -112,7 +109,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let ahead = reservationSize(snapshot.settings.interval)
         let reservedID = try onWriter { writer throws(StorageError) in try writer.clear(snapshot, ahead: ahead) }
         guard let buffer = sessions[snapshot.name] else { return }
-        outbox.drop(snapshot.name, nameBytes: buffer.nameBytes)
+        outbox.drop(snapshot.name)
         buffer.recordsInFile = 0
         buffer.reservationSize = ahead
         reserved(reservedID, by: buffer)
@@ -121,7 +118,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
     func delete(_ name: SessionName) throws(StorageError) {
         try onWriter { writer throws(StorageError) in try writer.delete(name) }
         if let buffer = sessions[name] {
-            outbox.drop(name, nameBytes: buffer.nameBytes)
+            outbox.drop(name)
             buffer.wantedReservation = nil
         }
         sessions[name] = nil
@@ -139,7 +136,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
                 newest: entry)
             buffer.recordsInFile = session.log.count
         } else {
-            outbox.append(entry, session: buffer.nameBytes)
+            outbox.append(entry, session: session.name)
             buffer.recordsInFile += 1
         }
         let ahead = buffer.reservationSize

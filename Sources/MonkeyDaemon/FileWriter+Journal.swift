@@ -41,7 +41,7 @@ extension FileWriter {
         guard journalLength > 0 || !journalUnwritten.isEmpty else { return }
         // Records whose write failed go first: the mark must follow them.
         var records = journalUnwritten
-        JournalFile.appendFreshStart(session: Array(name.text.utf8), to: &records)
+        JournalFile.appendFreshStart(session: name, to: &records)
         try appendToJournal(records)
         journalUnwritten = []
         journalOrphans.remove(name)

@@ -34,8 +34,6 @@ final class FileWriter: @unchecked Sendable {
 
     /// What the writer knows of one session's files.
     final class SessionFiles {
-        /// The name as it is written in journal records.
-        let nameBytes: [UInt8]
         /// What the state file holds.
         var written: StoredSession
         /// Bytes of the entries file holding its header and good records.
@@ -50,7 +48,6 @@ final class FileWriter: @unchecked Sendable {
         var mayHaveGarbage = false
 
         init(name: SessionName, written: StoredSession, length: Int, lastID: UInt64, lastNumber: UInt64) {
-            self.nameBytes = Array(name.text.utf8)
             self.written = written
             self.length = length
             self.lastID = lastID

@@ -22,7 +22,7 @@ struct Outbox: Sendable {
     static let largeSize = 16 << 20
     var isLarge: Bool { bytes.count + replacementBytes > Self.largeSize }
 
-    mutating func append(_ entry: Entry, session: [UInt8]) {
+    mutating func append(_ entry: Entry, session: SessionName) {
         JournalFile.appendEntry(entry, session: session, to: &bytes)
     }
 
@@ -33,8 +33,8 @@ struct Outbox: Sendable {
 
     /// Drops everything of the session: it was cleared or deleted, and
     /// nothing typed before must reach its files.
-    mutating func drop(_ name: SessionName, nameBytes: [UInt8]) {
-        bytes = JournalFile.removingRecords(of: nameBytes, from: bytes)
+    mutating func drop(_ name: SessionName) {
+        bytes = JournalFile.removingRecords(of: name, from: bytes)
         replacements.removeAll { $0.name == name }
         replacementBytes = replacements.reduce(0) { $0 + $1.bytes.count }
         reservations.removeAll { $0.snapshot.name == name }

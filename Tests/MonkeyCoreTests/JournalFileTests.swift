@@ -19,7 +19,7 @@ struct JournalFileTests {
     static func journal(_ entries: [(String, Entry)]) -> [UInt8] {
         var journal = JournalFile.header
         for (session, entry) in entries {
-            JournalFile.appendEntry(entry, session: Array(session.utf8), to: &journal)
+            if let name = SessionName(session) { JournalFile.appendEntry(entry, session: name, to: &journal) }
         }
         return journal
     }
@@ -44,14 +44,14 @@ struct JournalFileTests {
 
     @Test func aFreshStartDropsTheSessionsEarlierRecordsOnly() throws {
         var bytes = Self.journal([("a", Self.a1), ("b", Self.b1)])
-        JournalFile.appendFreshStart(session: Array("a".utf8), to: &bytes)
+        JournalFile.appendFreshStart(session: try Self.name("a"), to: &bytes)
         bytes += Self.journal([("a", Self.a2)]).dropFirst(JournalFile.header.count)
         let contents = JournalFile.decode(bytes)
         #expect(contents.damage == nil)
         #expect(contents.records[try Self.name("a")] == Self.records([Self.a2]))
         #expect(contents.records[try Self.name("b")] == Self.records([Self.b1]))
         var deleted = Self.journal([("a", Self.a1)])
-        JournalFile.appendFreshStart(session: Array("a".utf8), to: &deleted)
+        JournalFile.appendFreshStart(session: try Self.name("a"), to: &deleted)
         #expect(JournalFile.decode(deleted).records == [try Self.name("a"): []])
     }
 
@@ -100,12 +100,20 @@ struct JournalFileTests {
 
     @Test func aSessionsRecordsCanBeTakenOutOfUnwrittenOnes() throws {
         let records = Array(Self.journal(Self.interleaved).dropFirst(JournalFile.header.count))
-        let withoutA = JournalFile.removingRecords(of: Array("a".utf8), from: records)
+        let withoutA = JournalFile.removingRecords(of: try Self.name("a"), from: records)
         #expect(
             JournalFile.decode(JournalFile.header + withoutA).records == [
                 try Self.name("b"): Self.records([Self.b1, Self.b2])
             ])
-        #expect(JournalFile.removingRecords(of: Array("c".utf8), from: records) == records)
-        #expect(JournalFile.removingRecords(of: Array("a".utf8), from: []) == [])
+        #expect(JournalFile.removingRecords(of: try Self.name("c"), from: records) == records)
+        #expect(JournalFile.removingRecords(of: try Self.name("a"), from: []) == [])
+    }
+
+    /// Names of up to 15 bytes live inside the string, longer ones outside it.
+    @Test(arguments: [1, 15, 16, 64])
+    func namesOfEveryLengthRoundTrip(length: Int) throws {
+        let text = String(repeating: "n", count: length)
+        let bytes = Self.journal([(text, Self.a1), ("b", Self.b1), (text, Self.a2)])
+        #expect(JournalFile.decode(bytes).records[try Self.name(text)] == Self.records([Self.a1, Self.a2]))
     }
 }

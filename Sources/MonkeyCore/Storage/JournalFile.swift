@@ -22,19 +22,26 @@ public enum JournalFile {
 
     /// Appends the record of an entry `session` typed: the entry's record
     /// from its entries file, framed with the session's name.
-    public static func appendEntry(_ entry: Entry, session: [UInt8], to output: inout [UInt8]) {
+    public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout [UInt8]) {
         let start = output.count
-        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
-        output.append(Kind.entry.rawValue)
-        output.append(UInt8(session.count))
-        output.append(contentsOf: session)
+        // A name of up to 15 bytes is stored in the string itself: no
+        // memory of its own to reach at every entry.
+        var name = session.text
+        name.withUTF8 { name in
+            output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
+            output.append(Kind.entry.rawValue)
+            output.append(UInt8(name.count))
+            output.append(contentsOf: name)
+        }
         EntryFile.appendRecord(entry, to: &output)
         seal(from: start, in: &output)
     }
 
     /// Appends a fresh start of `session`: its earlier records are dropped.
-    public static func appendFreshStart(session: [UInt8], to output: inout [UInt8]) {
-        appendRecord(.freshStart, session: session, payload: UnsafeRawBufferPointer(start: nil, count: 0), to: &output)
+    public static func appendFreshStart(session: SessionName, to output: inout [UInt8]) {
+        appendRecord(
+            .freshStart, session: Array(session.text.utf8), payload: UnsafeRawBufferPointer(start: nil, count: 0),
+            to: &output)
     }
 
     private static func appendRecord(
@@ -64,7 +71,8 @@ public enum JournalFile {
 
     /// Journal records (without the journal's header, as written by this
     /// type) without those of `session`.
-    public static func removingRecords(of session: [UInt8], from records: [UInt8]) -> [UInt8] {
+    public static func removingRecords(of session: SessionName, from records: [UInt8]) -> [UInt8] {
+        let session = Array(session.text.utf8)
         var kept: [UInt8] = []
         kept.reserveCapacity(records.count)
         records.withUnsafeBytes { bytes in
