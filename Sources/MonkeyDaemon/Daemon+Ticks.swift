@@ -83,13 +83,35 @@ extension Daemon {
 
     /// Points the one timer at the earliest due tick, or parks it when
     /// nothing types, so that an idle daemon never wakes up.
+    ///
+    /// While ticks fall due within every coalescing window, the timer
+    /// instead repeats every window, and is left alone: setting a Dispatch
+    /// timer wakes Dispatch's manager thread, which with thousands of
+    /// sessions was one more thread wake-up per batch of ticks. A timer
+    /// firing every window serves every tick on time as long as each
+    /// session may run a whole window early (see `Engine.hasShortIntervals`).
     func rearmTimer() {
         var deadline = engine.nextDeadline()
         // Held-back follower writes must not wait for a tick that may never come.
         if let oldest = deferredFollowers.lazy.map(\.lastFollowerWrite).min() {
             deadline = min(deadline ?? .max, oldest &+ Daemon.followerWriteSpacing)
         }
-        guard deadline != armedDeadline, let timer = tickTimer else { return }
+        guard let timer = tickTimer else { return }
+        let window = engine.coalescingWindow
+        if let deadline, window > 0, !engine.hasShortIntervals, deadline <= Daemon.now() &+ window {
+            guard !isTimerRepeating else { return }
+            isTimerRepeating = true
+            armedDeadline = deadline
+            timer.schedule(
+                deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .nanoseconds(Int(window)),
+                leeway: .microseconds(500))
+            return
+        }
+        if isTimerRepeating {
+            isTimerRepeating = false
+            armedDeadline = nil
+        }
+        guard deadline != armedDeadline else { return }
         armedDeadline = deadline
         if let deadline {
             timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .microseconds(500))

@@ -33,6 +33,28 @@ struct EngineTickTests {
         #expect(strict.engine.nextDeadline() == ms(100) + 500_000)
     }
 
+    /// The daemon's timer may repeat every coalescing window only while no
+    /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
+    @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {
+        var harness = Harness()
+        try harness.expectOK("START slow")
+        #expect(!harness.engine.hasShortIntervals)
+        try harness.expectOK("START fast interval=47ms")
+        #expect(harness.engine.hasShortIntervals)
+        try harness.expectOK("SET fast interval=48ms")
+        #expect(!harness.engine.hasShortIntervals)
+        try harness.expectOK("SET fast interval=1ms")
+        #expect(harness.engine.hasShortIntervals)
+        try harness.expectOK("STOP fast")
+        #expect(!harness.engine.hasShortIntervals)
+        try harness.expectOK("SET fast interval=2ms")
+        #expect(!harness.engine.hasShortIntervals, "a stopped session does not tick")
+        try harness.expectOK("START fast")
+        #expect(harness.engine.hasShortIntervals)
+        try harness.expectOK("DELETE fast")
+        #expect(!harness.engine.hasShortIntervals)
+    }
+
     @Test func aLateDaemonSkipsMissedTicks() throws {
         var harness = Harness()
         try harness.expectOK("START a")

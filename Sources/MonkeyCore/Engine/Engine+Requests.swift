@@ -128,6 +128,7 @@ extension Engine {
         } catch {
             return .error(.storageError, "could not delete \(name) durably: \(error.message)")
         }
+        unschedule(name)
         sessions[name] = nil
         var reply = Reply(status: .ok("deleted \(name)"))
         reply.events.append(

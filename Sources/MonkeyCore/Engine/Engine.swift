@@ -20,6 +20,9 @@ public struct Engine {
     private var dueScratch: [TickScheduler.Item] = []
     /// Sums what `SessionTable.touch` read, so that the reads are not optimised away.
     private var warmth = 0
+    /// Slots of typing sessions whose own window (a sixteenth of their
+    /// interval) is shorter than `coalescingWindow`.
+    private var shortIntervalSlots = Set<Int>()
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
@@ -151,9 +154,18 @@ public struct Engine {
         case typed(SessionName, Entry, UInt64)
     }
 
+    /// Whether a typing session may not run a whole `coalescingWindow`
+    /// early: then a timer firing every window would make it late.
+    public var hasShortIntervals: Bool { !shortIntervalSlots.isEmpty }
+
     mutating func schedule(_ name: SessionName, at due: UInt64) {
         guard let slot = sessions.slot(of: name) else { return }
         sessions.setDue(due, ofSlot: slot)
+        if let interval = sessions[name]?.session.settings.interval.nanoseconds, interval / 16 < coalescingWindow {
+            shortIntervalSlots.insert(slot)
+        } else {
+            shortIntervalSlots.remove(slot)
+        }
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
@@ -164,6 +176,7 @@ public struct Engine {
     mutating func unschedule(_ name: SessionName) {
         guard let slot = sessions.slot(of: name) else { return }
         sessions.setDue(nil, ofSlot: slot)
+        shortIntervalSlots.remove(slot)
     }
 
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {

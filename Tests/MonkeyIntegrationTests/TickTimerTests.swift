@@ -1,0 +1,38 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The one tick timer: with many sessions due close together it repeats
+/// every coalescing window instead of being set again at each batch; it
+/// still parks when typing stops.
+@Suite("Tick timer")
+struct TickTimerTests {
+    /// Each session's name and entries typed.
+    static func typed(_ daemon: DaemonProcess) throws -> [String: Int] {
+        var typed: [String: Int] = [:]
+        for line in try daemon.request("STATUS").dropLast() {
+            let record = try fields(line)
+            typed[record["name"] ?? ""] = Int(record["typed"] ?? "") ?? 0
+        }
+        return typed
+    }
+
+    @Test(.enabled(if: !Binaries.isThreadSanitized, "TSan's runtime thread wakes up by itself"))
+    func manySessionsTypeAndTheTimerParksWhenTheyStop() throws {
+        let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n")
+        // 200 sessions of 50 ms: one due about every quarter millisecond.
+        for index in 0..<200 { _ = try daemon.request("START s\(index) interval=50ms") }
+        #expect(try eventually { try Self.typed(daemon).values.allSatisfy { $0 >= 10 } })
+        for index in 0..<200 { _ = try daemon.request("STOP s\(index)") }
+        // Wait for the last sync: the entries journal then holds every entry
+        // (a record is 8 + 2 bytes, the name, and 25 + 1 bytes with one monkey).
+        let typed = try Self.typed(daemon)
+        let synced = 8 + typed.reduce(0) { $0 + $1.value * (8 + 2 + $1.key.utf8.count + 26) }
+        let journal = daemon.stateDirectory + "/sessions/journal"
+        #expect(eventually { EntriesJournalTests.size(journal) == synced })
+        let before = daemon.contextSwitches()
+        usleep(300_000)  // an observation window of 100 coalescing windows
+        let after = daemon.contextSwitches()
+        #expect(after - before < 5, "\(before) then \(after)")
+    }
+}
