@@ -204,7 +204,7 @@ extension Daemon {
             connection.stream = nil
             connection.followedSession = stream.session
             connection.followsAfterID = stream.lastID
-            followers[stream.session, default: []].append(connection.token)
+            addFollower(connection.token, of: stream.session)
         case .finished:
             connection.stream = nil
             appendStatus(.ok(nil), to: connection)
@@ -217,10 +217,7 @@ extension Daemon {
 
     /// Ends a TAIL: reports skipped entries, then the status line.
     func endTail(_ connection: Connection, with status: Status) {
-        if let name = connection.followedSession {
-            followers[name]?.removeAll { $0 == connection.token }
-            if followers[name]?.isEmpty == true { followers[name] = nil }
-        }
+        if let name = connection.followedSession { removeFollower(connection.token, of: name) }
         connection.followedSession = nil
         connection.stream = nil
         if connection.lostCount > 0 {
@@ -241,14 +238,24 @@ extension Daemon {
             service(connection)
         }
         followers[name] = nil
+        engine.setFollowed(name, false)
+    }
+
+    private func addFollower(_ token: UInt64, of name: SessionName) {
+        followers[name, default: []].append(token)
+        engine.setFollowed(name, true)
+    }
+
+    private func removeFollower(_ token: UInt64, of name: SessionName) {
+        followers[name]?.removeAll { $0 == token }
+        guard followers[name]?.isEmpty == true else { return }
+        followers[name] = nil
+        engine.setFollowed(name, false)
     }
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
-        if let name = connection.followedSession {
-            followers[name]?.removeAll { $0 == connection.token }
-            if followers[name]?.isEmpty == true { followers[name] = nil }
-        }
+        if let name = connection.followedSession { removeFollower(connection.token, of: name) }
         poller.remove(connection.fd)
         Syscalls.close(connection.fd)
         resumeAccepting()

@@ -17,10 +17,10 @@ extension Daemon {
         var touched: [Connection] = []
         let limit = engine.limits.maximumPendingOutput
         let logsTyped = configuration.logTyped
-        let hits = engine.runDueTicks(now: now) { name, entry in
+        let hits = engine.runDueTicks(now: now) { name, entry, isFollowed in
             if logsTyped { events.record(typedEvent(name, entry)) }
-            // Most daemons have no follower at all: no name is hashed then.
-            guard !followers.isEmpty, let tokens = followers[name] else { return }
+            // Most sessions have no follower: no name is hashed for them.
+            guard isFollowed, let tokens = followers[name] else { return }
             lineScratch.removeAll(keepingCapacity: true)
             ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
             for token in tokens {

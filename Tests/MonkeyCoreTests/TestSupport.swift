@@ -127,7 +127,7 @@ struct Harness {
     /// Runs the ticks due at `now`, returning the entries typed, in order.
     mutating func tick(now: UInt64) -> (entries: [(session: SessionName, entry: Entry)], events: [Event]) {
         var entries: [(session: SessionName, entry: Entry)] = []
-        let events = engine.runDueTicks(now: now) { entries.append(($0, $1)) }
+        let events = engine.runDueTicks(now: now) { name, entry, _ in entries.append((name, entry)) }
         return (entries, events)
     }
 

@@ -31,6 +31,8 @@ public struct Engine {
         var session: Session
         /// Where its typed entries go, found once rather than by name at each tick.
         var appender: (any EntryAppender)?
+        /// Connections follow it (see `setFollowed`).
+        var isFollowed = false
     }
 
     public init(limits: Limits, seed: UInt64, store: any SessionStore) {
@@ -98,8 +100,9 @@ public struct Engine {
     }
 
     /// Types one entry for every session due by `now` (plus the coalescing
-    /// window), calling `delivered` for each, and reschedules them.
-    public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry) -> Void) -> [Event] {
+    /// window), calling `delivered` for each (with whether the session is
+    /// followed), and reschedules them.
+    public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry, Bool) -> Void) -> [Event] {
         var events: [Event] = []
         var rescheduled: [(slot: Int, due: UInt64)] = []
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
@@ -131,17 +134,17 @@ public struct Engine {
                 // otherwise all fall due together from then on.
                 if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
                 scheduled.appender?.append(entry, to: scheduled.session)
-                return .typed(scheduled.session.name, entry, next)
+                return .typed(scheduled.session.name, entry, next, scheduled.isFollowed)
             }
             guard let outcome else { continue }
-            guard case .typed(let name, let entry, let next) = outcome else {
+            guard case .typed(let name, let entry, let next, let isFollowed) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 rescheduled.append((item.slot, item.due))
                 continue
             }
             sessions.setDue(next, ofSlot: item.slot)
             rescheduled.append((item.slot, next))
-            delivered(name, entry)
+            delivered(name, entry, isFollowed)
             if entry.isHit { events.append(hitEvent(name, entry)) }
         }
         return events
@@ -151,7 +154,13 @@ public struct Engine {
     private enum TickOutcome {
         /// Due within the shared window but not within the session's own.
         case notYet
-        case typed(SessionName, Entry, UInt64)
+        case typed(SessionName, Entry, UInt64, Bool)
+    }
+
+    /// Tells whether connections follow the session, so that ticks of the
+    /// many sessions nobody follows need no lookup by name to find out.
+    public mutating func setFollowed(_ name: SessionName, _ isFollowed: Bool) {
+        sessions[name]?.isFollowed = isFollowed
     }
 
     /// Whether a typing session may not run a whole `coalescingWindow`
