@@ -91,14 +91,19 @@ extension FileWriter {
     /// The journal's entries that their sessions' entries files do not hold.
     func unfolded(_ contents: JournalContents) -> [SessionName: [Entry]] {
         var unfolded: [SessionName: [Entry]] = [:]
-        for (name, records) in contents.records where !records.isEmpty {
-            guard let files = sessions[name] else { continue }
-            let entries = EntryFile.decode(EntryFile.header + records, keepingLast: .max).entries.filter {
-                $0.id > files.lastID && $0.number > files.lastNumber
-            }
+        for name in contents.records.keys {
+            let entries = self.unfolded(contents, of: name)
             if !entries.isEmpty { unfolded[name] = entries }
         }
         return unfolded
+    }
+
+    /// The journal's entries of one session that its entries file does not hold.
+    func unfolded(_ contents: JournalContents, of name: SessionName) -> [Entry] {
+        guard let records = contents.records[name], !records.isEmpty, let files = sessions[name] else { return [] }
+        return EntryFile.decode(EntryFile.header + records, keepingLast: .max).entries.filter {
+            $0.id > files.lastID && $0.number > files.lastNumber
+        }
     }
 
     /// Removes the folded journal; every session's records are in its
@@ -115,40 +120,44 @@ extension FileWriter {
         journalOrphans = []
     }
 
-    /// At start-up, after the sessions' files are read: folds what the
-    /// journal holds (what was typed since the last fold, up to a crash),
-    /// cutting a torn tail. Returns the entries appended, by session; if
-    /// folding fails, they stay in the journal and are returned all the same.
-    func foldJournalAtStart(report: (LogPriority, String) -> Void) -> [SessionName: [Entry]] {
+    /// At start-up, before the sessions' files are read: the journal, its
+    /// torn tail (if any) reported.
+    func readJournalAtStart(report: (LogPriority, String) -> Void) -> JournalContents {
         let contents: JournalContents
         do {
             contents = try readJournal()
         } catch {
             report(.error, "\(error.message); typing since the last fold may be missing")
-            return [:]
+            return JournalContents()
         }
-        guard contents.validLength > 0 || contents.damage != nil else { return [:] }
         if let damage = contents.damage {
             report(
                 .warning,
                 "the entries journal \(journalPath): \(damage); cut it there, keeping the records before it")
         }
-        let unfolded = unfolded(contents)
+        return contents
+    }
+
+    /// At start-up, once the sessions are loaded (with the journal's
+    /// entries): folds what the journal holds, what was typed since the
+    /// last fold, up to a crash. If folding fails, the journal is kept,
+    /// its torn tail cut at the next append, for a later fold.
+    func foldJournalAtStart(_ contents: JournalContents, report: (LogPriority, String) -> Void) {
+        guard contents.validLength > 0 || contents.damage != nil else { return }
         do {
-            try fold(contents)
+            let folded = try fold(contents)
             try removeJournal()
-            if !unfolded.isEmpty {
-                let count = unfolded.values.reduce(0) { $0 + $1.count }
-                report(.notice, "folded \(count) entries of \(unfolded.count) sessions from the entries journal")
+            if !folded.isEmpty {
+                let count = folded.values.reduce(0) { $0 + $1.count }
+                report(.notice, "folded \(count) entries of \(folded.count) sessions from the entries journal")
             }
         } catch {
-            // Kept for a later fold: appends follow its good records (or
-            // start it afresh if not even its header was good).
+            // Appends follow its good records (or start it afresh if not
+            // even its header was good).
             journalLength = contents.validLength < JournalFile.header.count ? 0 : contents.validLength
             journalMayHaveGarbage = true
             journalOrphans = Set(contents.records.keys.filter { sessions[$0] == nil })
             report(.error, "cannot fold the entries journal yet: \(error.message)")
         }
-        return unfolded
     }
 }

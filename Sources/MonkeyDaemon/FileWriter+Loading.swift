@@ -17,7 +17,8 @@ extension FileWriter {
         } catch {
             throw StorageError("cannot read the state directory \(directory): \(error.reason)")
         }
-        var loaded: [(stored: StoredSession, contents: EntryFileContents)] = []
+        let journal = readJournalAtStart(report: report)
+        var loaded: [(session: Session, recordCount: Int)] = []
         var stateNames = Set<String>()
         var buffer: [UInt8] = []
         for file in names.sorted() {
@@ -34,7 +35,8 @@ extension FileWriter {
                 continue
             }
             do {
-                loaded.append(try loadSession(name, retention: retention, buffer: &buffer, report: report))
+                loaded.append(
+                    try loadSession(name, retention: retention, journal: journal, buffer: &buffer, report: report))
             } catch {
                 setAside(name, because: error.message, report: report)
             }
@@ -46,14 +48,8 @@ extension FileWriter {
             _ = try? Syscalls.removeFile("\(directory)/\(file)")
             report(.notice, "removed \(directory)/\(file), left over from a deleted session")
         }
-        let folded = foldJournalAtStart(report: report)
-        return loaded.map { stored, contents in
-            let fromJournal = folded[stored.snapshot.name] ?? []
-            return (
-                stored.restoredSession(entries: contents.entries + fromJournal, retention: retention),
-                contents.recordCount + fromJournal.count
-            )
-        }
+        foldJournalAtStart(journal, report: report)
+        return loaded
     }
 
     /// Sessions that type again need ids reserved before their first tick:
@@ -84,9 +80,12 @@ extension FileWriter {
         return nil
     }
 
+    /// Loads one session from its files, with the entries of the journal
+    /// that its entries file does not hold yet.
     private func loadSession(
-        _ name: SessionName, retention: Int, buffer: inout [UInt8], report: (LogPriority, String) -> Void
-    ) throws(StorageError) -> (stored: StoredSession, contents: EntryFileContents) {
+        _ name: SessionName, retention: Int, journal: JournalContents, buffer: inout [UInt8],
+        report: (LogPriority, String) -> Void
+    ) throws(StorageError) -> (session: Session, recordCount: Int) {
         let stored: StoredSession
         do {
             guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
@@ -121,8 +120,12 @@ extension FileWriter {
         // The newest good record is always among the entries kept.
         let newest = contents.entries.last
         sessions[name] = SessionFiles(
-            name: name, written: stored, length: length, lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
-        return (stored, contents)
+            written: stored, length: length, lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
+        let fromJournal = unfolded(journal, of: name)
+        let entries = fromJournal.isEmpty ? contents.entries : contents.entries + fromJournal
+        return (
+            stored.restoredSession(entries: entries, retention: retention), contents.recordCount + fromJournal.count
+        )
     }
 
     /// Cuts a torn or corrupt tail (or writes a missing header); reported once.

@@ -47,7 +47,7 @@ final class FileWriter: @unchecked Sendable {
         /// A failed write may have left bytes past `length`.
         var mayHaveGarbage = false
 
-        init(name: SessionName, written: StoredSession, length: Int, lastID: UInt64, lastNumber: UInt64) {
+        init(written: StoredSession, length: Int, lastID: UInt64, lastNumber: UInt64) {
             self.written = written
             self.length = length
             self.lastID = lastID
@@ -92,7 +92,7 @@ final class FileWriter: @unchecked Sendable {
         let stored = StoredSession.reserving(snapshot, ahead: ahead, current: 0)
         try writeState(stored, syncingDirectory: true)
         let files = SessionFiles(
-            name: name, written: stored, length: EntryFile.header.count, lastID: 0, lastNumber: 0)
+            written: stored, length: EntryFile.header.count, lastID: 0, lastNumber: 0)
         sessions[name] = files
         return stored.reservedID
     }

@@ -138,4 +138,19 @@ struct EntriesJournalTests {
         #expect(try DurabilityTests.log(again, "s").isEmpty)
         #expect(try BufferedEntriesTests.typed(again, "s") == 0)
     }
+
+    /// A reload applies a new `journal_size` to the journal already written.
+    @Test func aReloadedJournalSizeApplies() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=100 interval=1ms")
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 128 << 10 })
+        #expect(Self.size(Self.entriesPath(state)) == 8)
+        let path = daemon.directory.path + "/monkeyd.conf"
+        try (Self.quickSync + "journal_size = 64K\n").write(toFile: path, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        _ = try #require(daemon.notify.waitFor("RELOADING=1"))
+        _ = try #require(daemon.notify.waitFor("READY=1"))
+        #expect(eventually { (Self.size(Self.entriesPath(state)) ?? 0) > 128 << 10 })
+    }
 }

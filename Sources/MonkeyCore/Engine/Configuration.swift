@@ -80,7 +80,7 @@ public struct Configuration: Sendable, Equatable {
         case "max_entries": limits.maximumEntries = try Self.count(value, 1...10_000_000)
         case "max_pending_output": limits.maximumPendingOutput = try Self.bytes(value, 4096...(1 << 30))
         case "sync_interval": syncInterval = try Self.duration(value, .millisecond...Interval.longestTick)
-        case "journal_size": journalSize = try Self.bytes(value, (64 << 10)...(1 << 34))
+        case "journal_size": journalSize = try Self.bytes(value, (64 << 10)...(1 << 30))
         case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "log_typed": logTyped = try Self.boolean(value)
         case "socket_mode":
