@@ -76,6 +76,22 @@ public struct EntryFileContents: Sendable, Equatable {
     }
 }
 
+extension EntryFileContents.Damage {
+    /// Whether `bytes` start with `header` (an entries file's or the
+    /// journal's); if not, `damage` says what is wrong, and stays nil for
+    /// an empty file.
+    static func checkHeader(_ header: [UInt8], of bytes: UnsafeRawBufferPointer, damage: inout Self?) -> Bool {
+        if bytes.count >= header.count && header.indices.allSatisfy({ bytes[$0] == header[$0] }) { return true }
+        if bytes.count > 0 && !(bytes.count < header.count && zip(bytes, header).allSatisfy(==)) {
+            damage = .badHeader
+        } else if bytes.count > 0 {
+            // A file shorter than its header was torn while being created: nothing to lose.
+            damage = .truncatedRecord(offset: 0)
+        }
+        return false
+    }
+}
+
 extension EntryFile {
     /// Reads an entries file, stopping at the first record that is torn,
     /// corrupt or out of order (ids and numbers must increase). Keeps the
@@ -85,15 +101,7 @@ extension EntryFile {
         -> EntryFileContents
     {
         var contents = EntryFileContents()
-        guard bytes.count >= header.count, header.indices.allSatisfy({ bytes[$0] == header[$0] }) else {
-            // A file shorter than its header was torn while being created: nothing to lose.
-            if bytes.count > 0 && !(bytes.count < header.count && zip(bytes, header).allSatisfy(==)) {
-                contents.damage = .badHeader
-            } else if bytes.count > 0 {
-                contents.damage = .truncatedRecord(offset: 0)
-            }
-            return contents
-        }
+        guard EntryFileContents.Damage.checkHeader(header, of: bytes, damage: &contents.damage) else { return contents }
         var offset = header.count
         var offsets: [Int] = []
         var lastID: UInt64 = 0

@@ -108,14 +108,7 @@ extension JournalFile {
     /// Reads a journal, stopping at the first record that is torn or corrupt.
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> JournalContents {
         var contents = JournalContents()
-        guard bytes.count >= header.count, header.indices.allSatisfy({ bytes[$0] == header[$0] }) else {
-            if bytes.count > 0 && !(bytes.count < header.count && zip(bytes, header).allSatisfy(==)) {
-                contents.damage = .badHeader
-            } else if bytes.count > 0 {
-                contents.damage = .truncatedRecord(offset: 0)
-            }
-            return contents
-        }
+        guard EntryFileContents.Damage.checkHeader(header, of: bytes, damage: &contents.damage) else { return contents }
         var offset = header.count
         while offset < bytes.count {
             guard bytes.count - offset >= recordHeaderLength + 2 else {
