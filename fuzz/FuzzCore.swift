@@ -74,7 +74,7 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
             checkDecodable(output)
             checkEntriesInOrder(output)
             now += 3_000_000
-            _ = engine.runDueTicks(now: now) { _, entry in
+            _ = engine.runDueTicks(now: now) { _, entry, _ in
                 precondition(entry.number >= 1 && entry.id >= 1, "entries are numbered from 1")
             }
         }

@@ -118,6 +118,8 @@ extension FileWriter {
         journalLength = 0
         journalMayHaveGarbage = false
         journalOrphans = []
+        isFoldFailing = false
+        syncsBeforeFoldRetry = 0
     }
 
     /// At start-up, before the sessions' files are read: the journal, its

@@ -27,6 +27,11 @@ final class FileWriter: @unchecked Sendable {
     var journalUnwritten: [UInt8] = []
     /// A failed write may have left bytes past `journalLength`.
     var journalMayHaveGarbage = false
+    /// A fold failed: it is tried again every `syncsBetweenFoldRetries`
+    /// syncs, and until it succeeds the storage is not reported recovered.
+    var isFoldFailing = false
+    var syncsBeforeFoldRetry = 0
+    static let syncsBetweenFoldRetries = 15
     /// Sessions not loaded (set aside as damaged) that have records in a
     /// journal start-up could not fold: a new session of the same name
     /// must mark its fresh start there.
@@ -194,13 +199,21 @@ final class FileWriter: @unchecked Sendable {
             outcome.failure = outcome.failure ?? error.message
         }
         if journalLength > journalLimit && journalUnwritten.isEmpty {
-            do {
-                try foldJournal()
-            } catch {
-                outcome.failure = outcome.failure ?? error.message
+            if syncsBeforeFoldRetry > 0 {
+                syncsBeforeFoldRetry -= 1
+            } else {
+                do {
+                    try foldJournal()
+                } catch {
+                    // Reading the whole journal at every sync would cost
+                    // more than it saves: a failed fold waits a few syncs.
+                    isFoldFailing = true
+                    syncsBeforeFoldRetry = FileWriter.syncsBetweenFoldRetries
+                    outcome.failure = outcome.failure ?? error.message
+                }
             }
         }
-        outcome.hasUnwritten = !dirty.isEmpty || !journalUnwritten.isEmpty
+        outcome.hasUnwritten = !dirty.isEmpty || !journalUnwritten.isEmpty || isFoldFailing
         return outcome
     }
 

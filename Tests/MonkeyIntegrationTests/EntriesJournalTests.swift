@@ -153,4 +153,52 @@ struct EntriesJournalTests {
         _ = try #require(daemon.notify.waitFor("READY=1"))
         #expect(eventually { (Self.size(Self.entriesPath(state)) ?? 0) > 128 << 10 })
     }
+
+    /// `chattr +i` makes a file unwritable even for root, where mode bits do not.
+    static func setImmutable(_ path: String, _ isImmutable: Bool) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [isImmutable ? "+i" : "-i", path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    static let filesCanBeMadeImmutable: Bool = {
+        let probe = TemporaryDirectory()
+        let path = probe.path + "/probe"
+        guard FileManager.default.createFile(atPath: path, contents: Data()) else { return false }
+        defer { _ = setImmutable(path, false) }
+        return setImmutable(path, true)
+    }()
+
+    /// An entries file that cannot be written stops the fold, not the
+    /// typing: the journal keeps every record, the trouble is reported
+    /// once, and the fold is done when the file can be written again.
+    @Test(.enabled(if: filesCanBeMadeImmutable, "needs root and chattr on /tmp"))
+    func aFoldThatFailsKeepsTheJournalUntilItCanBeDone() throws {
+        let state = TemporaryDirectory()
+        let configuration = Self.quickSync + "journal_size = 64K\n"
+        let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("START s monkeys=100 interval=1ms")
+        let entries = Self.entriesPath(state)
+        #expect(Self.setImmutable(entries, true))
+        defer { _ = Self.setImmutable(entries, false) }
+        #expect(eventually { daemon.standardError.contains("storage trouble: cannot write \(entries)") })
+        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 3 * (64 << 10) })
+        #expect(Self.size(entries) == 8)
+        #expect(Self.setImmutable(entries, false))
+        #expect(eventually { (Self.size(entries) ?? 0) > 3 * (64 << 10) })
+        #expect(eventually { daemon.standardError.contains("storage recovered") })
+        #expect(FullDiskTests.occurrences("storage trouble", in: daemon.standardError) == 1)
+        _ = try daemon.request("STOP s")
+        let typed = try DurabilityTests.log(daemon, "s")
+        try daemon.stop(signal: SIGKILL)
+
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let restored = try DurabilityTests.log(again, "s")
+        #expect(restored.count > 3 * (64 << 10) / 136)
+        #expect(restored == Array(typed.prefix(restored.count)))
+    }
 }
