@@ -33,6 +33,16 @@ struct EngineTickTests {
         #expect(strict.engine.nextDeadline() == ms(100) + 500_000)
     }
 
+    /// A session given the same due time twice (START, then SET of the same
+    /// interval at the same instant) still types once per tick.
+    @Test func aSessionScheduledTwiceForOneTimeTicksOnce() throws {
+        var harness = Harness()
+        try harness.expectOK("START a", now: 0)
+        try harness.expectOK("SET a interval=100ms", now: 0)
+        #expect(harness.tick(now: ms(100)).entries.count == 1)
+        #expect(harness.engine.session(named: try #require(SessionName("a")))?.typed == 1)
+    }
+
     /// The daemon's timer may repeat every coalescing window only while no
     /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {

@@ -122,6 +122,8 @@ public struct Engine {
         let window = coalescingWindow
         let catchUpWindow = self.catchUpWindow
         for item in batch {
+            // Checked again: a session scheduled twice for the same time ticks once.
+            guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard item.due <= now &+ min(window, interval / 16) else { return .notYet }
