@@ -5,7 +5,7 @@ import MonkeyShell
 /// Typing: one timer for all sessions, and fan-out of new entries to followers.
 extension Daemon {
     func tickTimerFired() {
-        armedDeadline = nil
+        tickTimerState.fired()
         runTicksIfDue()
         flushFollowers([], now: Daemon.now())
         rearmTimer()
@@ -81,15 +81,8 @@ extension Daemon {
         connection.output.append(line)
     }
 
-    /// Points the one timer at the earliest due tick, or parks it when
-    /// nothing types, so that an idle daemon never wakes up.
-    ///
-    /// While ticks fall due within every coalescing window, the timer
-    /// instead repeats every window, and is left alone: setting a Dispatch
-    /// timer wakes Dispatch's manager thread, which with thousands of
-    /// sessions was one more thread wake-up per batch of ticks. A timer
-    /// firing every window serves every tick on time as long as each
-    /// session may run a whole window early (see `Engine.hasShortIntervals`).
+    /// Points the one timer at the earliest due tick, lets it repeat while
+    /// ticks are dense, or parks it when nothing types (see `TickTimer`).
     func rearmTimer() {
         var deadline = engine.nextDeadline()
         // Held-back follower writes must not wait for a tick that may never come.
@@ -97,25 +90,19 @@ extension Daemon {
             deadline = min(deadline ?? .max, oldest &+ Daemon.followerWriteSpacing)
         }
         guard let timer = tickTimer else { return }
-        let window = engine.coalescingWindow
-        if let deadline, window > 0, !engine.hasShortIntervals, deadline <= Daemon.now() &+ window {
-            guard !isTimerRepeating else { return }
-            isTimerRepeating = true
-            armedDeadline = deadline
+        let change = tickTimerState.change(
+            for: deadline, now: Daemon.now(), window: engine.coalescingWindow,
+            hasShortIntervals: engine.hasShortIntervals)
+        switch change {
+        case .none:
+            break
+        case .repeating(let start, let window):
             timer.schedule(
-                deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .nanoseconds(Int(window)),
+                deadline: DispatchTime(uptimeNanoseconds: start), repeating: .nanoseconds(Int(window)),
                 leeway: .microseconds(500))
-            return
-        }
-        if isTimerRepeating {
-            isTimerRepeating = false
-            armedDeadline = nil
-        }
-        guard deadline != armedDeadline else { return }
-        armedDeadline = deadline
-        if let deadline {
+        case .once(let deadline):
             timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .microseconds(500))
-        } else {
+        case .park:
             timer.schedule(deadline: .distantFuture)
         }
     }

@@ -32,9 +32,8 @@ final class Daemon: @unchecked Sendable {
 
     var pollSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?
-    var armedDeadline: UInt64?
-    /// The tick timer repeats every coalescing window (see `rearmTimer`).
-    var isTimerRepeating = false
+    /// How `tickTimer` is set.
+    var tickTimerState = TickTimer()
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (Daemon+Signals.swift).
     var signalDescriptor: Int32?
     /// Syncs typed entries to disk; armed only while some are waiting.
