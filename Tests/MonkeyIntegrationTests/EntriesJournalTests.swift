@@ -34,6 +34,23 @@ struct EntriesJournalTests {
         return entries
     }
 
+    /// Stops session "s" (100 monkeys) once more than 3 × 64 KiB of its
+    /// entries were folded, kills the daemon with -9 and starts another on
+    /// its state: the entries come back in order, none twice, at least
+    /// those folded (125 bytes each in the entries file).
+    static func expectACrashToKeepWhatWasFolded(
+        _ daemon: DaemonProcess, _ state: TemporaryDirectory, configuration: String
+    ) throws {
+        _ = try daemon.request("STOP s")
+        let typed = try DurabilityTests.log(daemon, "s")
+        try daemon.stop(signal: SIGKILL)
+
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let restored = try DurabilityTests.log(again, "s")
+        #expect(restored.count > 3 * (64 << 10) / 125)
+        #expect(restored == Array(typed.prefix(restored.count)))
+    }
+
     @Test func aCrashLosesNothingSyncedToTheJournal() throws {
         let state = TemporaryDirectory()
         let entries = try Self.killedWithAFullJournal(state)
@@ -94,14 +111,7 @@ struct EntriesJournalTests {
             })
         // Folded once past 64 KiB: what one sync adds is far less than that.
         #expect(largestJournal < 2 * (64 << 10))
-        _ = try daemon.request("STOP s")
-        let typed = try DurabilityTests.log(daemon, "s")
-        try daemon.stop(signal: SIGKILL)
-
-        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
-        let entries = try DurabilityTests.log(again, "s")
-        #expect(entries.count > 3 * (64 << 10) / 125)
-        #expect(entries == Array(typed.prefix(entries.count)))
+        try Self.expectACrashToKeepWhatWasFolded(daemon, state, configuration: configuration)
     }
 
     @Test func entriesTypedBeforeAClearStayDroppedAfterACrash() throws {
@@ -192,13 +202,6 @@ struct EntriesJournalTests {
         #expect(eventually { (Self.size(entries) ?? 0) > 3 * (64 << 10) })
         #expect(eventually { daemon.standardError.contains("storage recovered") })
         #expect(FullDiskTests.occurrences("storage trouble", in: daemon.standardError) == 1)
-        _ = try daemon.request("STOP s")
-        let typed = try DurabilityTests.log(daemon, "s")
-        try daemon.stop(signal: SIGKILL)
-
-        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
-        let restored = try DurabilityTests.log(again, "s")
-        #expect(restored.count > 3 * (64 << 10) / 136)
-        #expect(restored == Array(typed.prefix(restored.count)))
+        try Self.expectACrashToKeepWhatWasFolded(daemon, state, configuration: configuration)
     }
 }
