@@ -50,7 +50,7 @@ extension FileWriter {
     /// Appends every record of the journal to its session's entries file,
     /// then removes the journal.
     func foldJournal() throws(StorageError) {
-        _ = try fold(readJournal())
+        try fold(unfolded(readJournal()))
         try removeJournal()
     }
 
@@ -63,14 +63,13 @@ extension FileWriter {
         }
     }
 
-    /// Appends each session's records that its entries file does not hold
-    /// yet (a fold a crash interrupted is simply done again), syncs them,
-    /// and returns the entries appended, by session.
-    @discardableResult
-    func fold(_ contents: JournalContents) throws(StorageError) -> [SessionName: [Entry]] {
-        var appended: [SessionName: [Entry]] = [:]
+    /// Appends to each session's entries file the journal's entries it
+    /// does not hold yet (see `unfolded`: a fold a crash interrupted is
+    /// simply done again), and syncs them.
+    func fold(_ unfolded: [SessionName: [Entry]]) throws(StorageError) {
+        var appended = false
         var failure: StorageError?
-        for (name, entries) in unfolded(contents) {
+        for (name, entries) in unfolded {
             guard let files = sessions[name], let newest = entries.last else { continue }
             let bytes = Array(EntryFile.encode(entries).dropFirst(EntryFile.header.count))
             do {
@@ -78,14 +77,13 @@ extension FileWriter {
                 files.length += bytes.count
                 files.lastID = newest.id
                 files.lastNumber = newest.number
-                appended[name] = entries
+                appended = true
             } catch {
                 failure = failure ?? error
             }
         }
         if let failure { throw failure }
-        if !appended.isEmpty { try syncFileSystem() }
-        return appended
+        if appended { try syncFileSystem() }
     }
 
     /// The journal's entries that their sessions' entries files do not hold.
@@ -140,18 +138,21 @@ extension FileWriter {
         return contents
     }
 
-    /// At start-up, once the sessions are loaded (with the journal's
-    /// entries): folds what the journal holds, what was typed since the
-    /// last fold, up to a crash. If folding fails, the journal is kept,
-    /// its torn tail cut at the next append, for a later fold.
-    func foldJournalAtStart(_ contents: JournalContents, report: (LogPriority, String) -> Void) {
+    /// At start-up, once the sessions are loaded with the journal's entries
+    /// their files lack (`unfolded`, as loading found them): folds those,
+    /// what was typed since the last fold, up to a crash. If folding fails,
+    /// the journal is kept, its torn tail cut at the next append, for a
+    /// later fold.
+    func foldJournalAtStart(
+        _ contents: JournalContents, unfolded: [SessionName: [Entry]], report: (LogPriority, String) -> Void
+    ) {
         guard contents.validLength > 0 || contents.damage != nil else { return }
         do {
-            let folded = try fold(contents)
+            try fold(unfolded)
             try removeJournal()
-            if !folded.isEmpty {
-                let count = folded.values.reduce(0) { $0 + $1.count }
-                report(.notice, "folded \(count) entries of \(folded.count) sessions from the entries journal")
+            if !unfolded.isEmpty {
+                let count = unfolded.values.reduce(0) { $0 + $1.count }
+                report(.notice, "folded \(count) entries of \(unfolded.count) sessions from the entries journal")
             }
         } catch {
             // Appends follow its good records (or start it afresh if not

@@ -19,6 +19,7 @@ extension FileWriter {
         }
         let journal = readJournalAtStart(report: report)
         var loaded: [(session: Session, recordCount: Int)] = []
+        var unfolded: [SessionName: [Entry]] = [:]
         var stateNames = Set<String>()
         var buffer: [UInt8] = []
         for file in names.sorted() {
@@ -35,8 +36,10 @@ extension FileWriter {
                 continue
             }
             do {
-                loaded.append(
-                    try loadSession(name, retention: retention, journal: journal, buffer: &buffer, report: report))
+                let (session, recordCount, fromJournal) = try loadSession(
+                    name, retention: retention, journal: journal, buffer: &buffer, report: report)
+                loaded.append((session, recordCount))
+                if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             } catch {
                 setAside(name, because: error.message, report: report)
             }
@@ -48,7 +51,7 @@ extension FileWriter {
             _ = try? Syscalls.removeFile("\(directory)/\(file)")
             report(.notice, "removed \(directory)/\(file), left over from a deleted session")
         }
-        foldJournalAtStart(journal, report: report)
+        foldJournalAtStart(journal, unfolded: unfolded, report: report)
         return loaded
     }
 
@@ -85,7 +88,7 @@ extension FileWriter {
     private func loadSession(
         _ name: SessionName, retention: Int, journal: JournalContents, buffer: inout [UInt8],
         report: (LogPriority, String) -> Void
-    ) throws(StorageError) -> (session: Session, recordCount: Int) {
+    ) throws(StorageError) -> (session: Session, recordCount: Int, fromJournal: [Entry]) {
         let stored: StoredSession
         do {
             guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
@@ -123,9 +126,8 @@ extension FileWriter {
             written: stored, length: length, lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
         let fromJournal = unfolded(journal, of: name)
         let entries = fromJournal.isEmpty ? contents.entries : contents.entries + fromJournal
-        return (
-            stored.restoredSession(entries: entries, retention: retention), contents.recordCount + fromJournal.count
-        )
+        let session = stored.restoredSession(entries: entries, retention: retention)
+        return (session, contents.recordCount + fromJournal.count, fromJournal)
     }
 
     /// Cuts a torn or corrupt tail (or writes a missing header); reported once.
