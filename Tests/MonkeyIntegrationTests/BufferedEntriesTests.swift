@@ -35,13 +35,24 @@ struct BufferedEntriesTests {
         let daemon = try DaemonProcess(configuration: Self.unsynced, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=2 interval=1ms")
         #expect(try eventually { try Self.typed(daemon, "s") > 200 })
+        try Self.expectADeletedSessionToComeBackEmpty(
+            daemon, state, configuration: Self.unsynced, stoppedBy: SIGTERM)
+    }
+
+    /// DELETEs session "s", STARTs it afresh (not typing yet), stops the
+    /// daemon with `signal` and starts another on its state: "s" is the new
+    /// session, with nothing of the deleted one.
+    static func expectADeletedSessionToComeBackEmpty(
+        _ daemon: DaemonProcess, _ state: TemporaryDirectory, configuration: String, stoppedBy signal: Int32
+    ) throws {
         #expect(try daemon.request("DELETE s") == ["OK deleted s"])
         #expect(try daemon.request("START s interval=1h") == ["OK started s"])
-        #expect(try daemon.stop() == 0)
+        let status = try daemon.stop(signal: signal)
+        if signal == SIGTERM { #expect(status == 0) }
 
-        let again = try DaemonProcess(configuration: Self.unsynced, stateDirectory: state.path)
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
         #expect(try DurabilityTests.log(again, "s").isEmpty)
-        #expect(try Self.typed(again, "s") == 0)
+        #expect(try typed(again, "s") == 0)
     }
 
     @Test func aLongSyncIntervalStillWritesWhenMuchPilesUp() throws {

@@ -140,13 +140,8 @@ struct EntriesJournalTests {
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=5 interval=1ms")
         #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 20 * Self.recordLength })
-        #expect(try daemon.request("DELETE s") == ["OK deleted s"])
-        #expect(try daemon.request("START s interval=1h") == ["OK started s"])
-        try daemon.stop(signal: SIGKILL)
-
-        let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
-        #expect(try DurabilityTests.log(again, "s").isEmpty)
-        #expect(try BufferedEntriesTests.typed(again, "s") == 0)
+        try BufferedEntriesTests.expectADeletedSessionToComeBackEmpty(
+            daemon, state, configuration: Self.quickSync, stoppedBy: SIGKILL)
     }
 
     /// A reload applies a new `journal_size` to the journal already written.
