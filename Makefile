@@ -76,10 +76,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR := .build/fuzz
 CORE_SOURCES := $(shell find Sources/MonkeyCore -name '*.swift' | sort)
 
-$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift
+$(FUZZ_DIR)/CChecksum.o: Sources/CChecksum/CChecksum.c Sources/CChecksum/include/CChecksum.h
 	@mkdir -p $(FUZZ_DIR)
+	clang -c -O2 -g -fsanitize=fuzzer-no-link,address -I Sources/CChecksum/include $< -o $@
+
+$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift $(FUZZ_DIR)/CChecksum.o
 	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-		-module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift -o $@
+		-I Sources/CChecksum/include -module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift \
+		$(FUZZ_DIR)/CChecksum.o -o $@
 
 fuzz: $(FUZZ_DIR)/fuzz-core
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes

@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The pure core: typing model, log, protocol and dispatch. No I/O, no Glibc.
-        .target(name: "MonkeyCore", swiftSettings: uncheckedExclusivity),
+        .target(name: "MonkeyCore", dependencies: ["CChecksum"], swiftSettings: uncheckedExclusivity),
+        // The processor's CRC-32C instruction, which Swift cannot reach; pure computation.
+        .target(name: "CChecksum"),
         // C declarations Glibc's Swift module lacks (epoll, SO_PEERCRED, stdio buffering).
         .target(name: "CShim"),
         // libsystemd, reached only through MonkeySystemd.
