@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         .testTarget(
             name: "MonkeyIntegrationTests",
-            dependencies: ["MonkeyCore", "MonkeyShell", "monkeyd", "monkeyctl"]
+            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -33,8 +33,12 @@ final class FileStore: SessionStore, @unchecked Sendable {
         unowned let store: FileStore
         let name: SessionName
         /// Records in the entries file once everything handed over is
-        /// written: what decides when to compact.
+        /// written, counting entries up to `countedThroughID`: what decides
+        /// when to compact.
         var recordsInFile: Int
+        /// The newest id counted in `recordsInFile`. The entries typed after
+        /// it went to the journal through `record`, one record per id.
+        var countedThroughID: UInt64
         /// How far ids are reserved on disk, as far as this queue knows.
         var reservedID: UInt64
         /// A reservation to hand over at the next sync.
@@ -45,15 +49,19 @@ final class FileStore: SessionStore, @unchecked Sendable {
         /// (kept here so that a tick need not look at its settings).
         var reservationSize: UInt64
 
-        init(store: FileStore, name: SessionName, recordsInFile: Int, reservedID: UInt64, reservationSize: UInt64) {
+        init(
+            store: FileStore, name: SessionName, recordsInFile: Int, nextID: UInt64, reservedID: UInt64,
+            reservationSize: UInt64
+        ) {
             self.store = store
             self.name = name
             self.recordsInFile = recordsInFile
+            self.countedThroughID = nextID - 1
             self.reservedID = reservedID
             self.reservationSize = reservationSize
         }
 
-        func append(_ entry: Entry, to session: Session) {
+        func append(_ entry: Entry, to session: Session) -> UInt64 {
             store.append(entry, to: session, buffer: self)
         }
     }
@@ -84,8 +92,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
         for (session, recordCount) in loaded {
             guard let files = writer.sessions[session.name] else { continue }
             sessions[session.name] = SessionBuffer(
-                store: self, name: session.name, recordsInFile: recordCount, reservedID: files.written.reservedID,
-                reservationSize: reservationSize(session.settings.interval))
+                store: self, name: session.name, recordsInFile: recordCount, nextID: session.nextID,
+                reservedID: files.written.reservedID, reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
     }
@@ -101,7 +109,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
             reserved(reservedID, by: buffer)
         } else {
             sessions[snapshot.name] = SessionBuffer(
-                store: self, name: snapshot.name, recordsInFile: 0, reservedID: reservedID, reservationSize: ahead)
+                store: self, name: snapshot.name, recordsInFile: 0, nextID: snapshot.nextID, reservedID: reservedID,
+                reservationSize: ahead)
         }
     }
 
@@ -111,6 +120,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
         guard let buffer = sessions[snapshot.name] else { return }
         outbox.drop(snapshot.name)
         buffer.recordsInFile = 0
+        buffer.countedThroughID = snapshot.nextID - 1
         buffer.reservationSize = ahead
         reserved(reservedID, by: buffer)
     }
@@ -128,7 +138,13 @@ final class FileStore: SessionStore, @unchecked Sendable {
         sessions[name]
     }
 
-    private func append(_ entry: Entry, to session: Session, buffer: SessionBuffer) {
+    func record(_ entry: Entry, of name: SessionName) {
+        outbox.append(entry, session: name)
+    }
+
+    private func append(_ entry: Entry, to session: Session, buffer: SessionBuffer) -> UInt64 {
+        buffer.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(buffer.countedThroughID, entry.id - 1))
+        buffer.countedThroughID = entry.id
         if buffer.recordsInFile >= 2 * session.log.capacity {
             // Compaction: the retained log (this entry included) replaces the file.
             outbox.replace(
@@ -156,6 +172,20 @@ final class FileStore: SessionStore, @unchecked Sendable {
         } else if buffer.wantedReservation == nil && entry.id + ahead / 2 >= buffer.reservedID {
             requestReservation(session.snapshot, by: buffer)
         }
+        return nextAttention(after: entry, capacity: session.log.capacity, buffer: buffer)
+    }
+
+    /// The id of the first entry after `entry` for which one of the checks
+    /// above could come out otherwise. A sync that grants a reservation
+    /// only moves that id later, so the answer stays safe until the store
+    /// next changes the session (when the engine asks again).
+    private func nextAttention(after entry: Entry, capacity: Int, buffer: SessionBuffer) -> UInt64 {
+        guard !buffer.reservationFailing else { return entry.id + 1 }
+        let compaction = entry.id + 1 + UInt64(max(0, 2 * capacity - buffer.recordsInFile))
+        let reservation =
+            buffer.wantedReservation == nil
+            ? buffer.reservedID - min(buffer.reservedID, buffer.reservationSize / 2) : buffer.reservedID
+        return min(compaction, reservation)
     }
 
     private func requestReservation(_ snapshot: SessionSnapshot, by buffer: SessionBuffer) {

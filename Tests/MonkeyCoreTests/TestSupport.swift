@@ -52,10 +52,17 @@ extension Reply {
 /// A store that records what it is asked and fails on demand.
 final class TestStore: SessionStore, EntryAppender {
     var failure: StorageError?
+    /// How many entries after each one the appender sees go to `record` instead.
+    var entriesUnseen: UInt64 = 0
+    /// Whether sessions get an appender at all.
+    var keepsEntries = true
     private(set) var saved: [SessionSnapshot] = []
     private(set) var cleared: [SessionSnapshot] = []
     private(set) var deleted: [SessionName] = []
+    /// Entries the appender saw.
     private(set) var appended: [Entry] = []
+    /// Entries recorded without the appender.
+    private(set) var recorded: [Entry] = []
 
     func save(_ snapshot: SessionSnapshot) throws(StorageError) {
         if let failure { throw failure }
@@ -72,10 +79,15 @@ final class TestStore: SessionStore, EntryAppender {
         deleted.append(name)
     }
 
-    func appender(for name: SessionName) -> (any EntryAppender)? { self }
+    func appender(for name: SessionName) -> (any EntryAppender)? { keepsEntries ? self : nil }
 
-    func append(_ entry: Entry, to session: Session) {
+    func append(_ entry: Entry, to session: Session) -> UInt64 {
         appended.append(entry)
+        return entry.id + 1 + entriesUnseen
+    }
+
+    func record(_ entry: Entry, of name: SessionName) {
+        recorded.append(entry)
     }
 }
 

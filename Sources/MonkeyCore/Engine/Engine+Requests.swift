@@ -112,6 +112,7 @@ extension Engine {
             return .error(.storageError, "could not clear \(name) durably: \(error.message)")
         }
         sessions[name]?.session.clear()
+        showNextEntryToAppender(name)
         var reply = Reply(status: .ok("cleared \(name)"))
         reply.events.append(
             Event(
@@ -206,10 +207,17 @@ extension Engine {
     private mutating func save(_ snapshot: SessionSnapshot) -> Reply? {
         do {
             try store.save(snapshot)
+            showNextEntryToAppender(snapshot.name)
             return nil
         } catch {
             return .error(.storageError, "could not save session \(snapshot.name) durably: \(error.message)")
         }
+    }
+
+    /// After the store saved or cleared the session.
+    private mutating func showNextEntryToAppender(_ name: SessionName) {
+        guard let slot = sessions.slot(of: name) else { return }
+        _ = sessions.withSession(inSlot: slot) { $0.showNextEntryToAppender() }
     }
 
     private func noSuchSession(_ name: SessionName) -> Reply {

@@ -30,9 +30,27 @@ public struct Engine {
     struct ScheduledSession {
         var session: Session
         /// Where its typed entries go, found once rather than by name at each tick.
-        var appender: (any EntryAppender)?
+        var appender: (any EntryAppender)? {
+            didSet { showNextEntryToAppender() }
+        }
+        /// The id of the next entry the appender must see itself (see
+        /// `EntryAppender.append`); earlier ones go straight to the store.
+        /// Nil when the store does not keep the session's entries.
+        var attentionID: UInt64?
         /// Connections follow it (see `setFollowed`).
         var isFollowed = false
+
+        init(session: Session, appender: (any EntryAppender)?) {
+            self.session = session
+            self.appender = appender
+            showNextEntryToAppender()
+        }
+
+        /// The store changed what it keeps about the session (or how it
+        /// keeps it): its appender must see the next entry.
+        mutating func showNextEntryToAppender() {
+            attentionID = appender == nil ? nil : 0
+        }
     }
 
     public init(limits: Limits, seed: UInt64, store: any SessionStore) {
@@ -65,8 +83,10 @@ public struct Engine {
     /// Applies new limits (a configuration reload); retention applies at once.
     public mutating func update(_ newLimits: Limits) {
         limits = newLimits
-        for name in sessions.keys {
-            sessions[name]?.session.setRetention(newLimits.maximumEntries)
+        sessions.modifyEach {
+            $0.session.setRetention(newLimits.maximumEntries)
+            // Retention and the store's own settings decide when it must see an entry.
+            $0.showNextEntryToAppender()
         }
     }
 
@@ -107,6 +127,7 @@ public struct Engine {
         var rescheduled: [(slot: Int, due: UInt64)] = []
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
+        let store = self.store
         defer {
             self.random = random
             // Rescheduled sessions go back only after the loop: each ticks at most once per call.
@@ -135,7 +156,13 @@ public struct Engine {
                 // keeps the session's phase: sessions held up together would
                 // otherwise all fall due together from then on.
                 if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
-                scheduled.appender?.append(entry, to: scheduled.session)
+                if let attentionID = scheduled.attentionID {
+                    if entry.id >= attentionID {
+                        scheduled.attentionID = scheduled.appender?.append(entry, to: scheduled.session)
+                    } else {
+                        store.record(entry, of: scheduled.session.name)
+                    }
+                }
                 return .typed(scheduled.session.name, entry, next, scheduled.isFollowed)
             }
             guard let outcome else { continue }

@@ -12,6 +12,10 @@ public protocol SessionStore: AnyObject {
     /// not kept. The engine asks once and keeps the answer, so that a tick
     /// does not look the session up by name.
     func appender(for name: SessionName) -> (any EntryAppender)?
+    /// Records an entry that `name` typed before the id its appender asked
+    /// to see next (see `EntryAppender.append`): most entries, which then
+    /// reach the store and not each session's own bookkeeping.
+    func record(_ entry: Entry, of name: SessionName)
 }
 
 /// One session's way into the store for its typed entries.
@@ -19,7 +23,13 @@ public protocol EntryAppender: AnyObject {
     /// Records an entry, just typed by `session`; it reaches the disk at the
     /// next sync. The session is passed so that a store can reserve ids
     /// ahead and compact the file from the retained log.
-    func append(_ entry: Entry, to session: Session)
+    ///
+    /// Returns the id of the next entry it must see itself; the entries
+    /// before that one go to `SessionStore.record`. With thousands of
+    /// sessions, reaching each one's bookkeeping at every tick was a cache
+    /// miss per entry. After the store saves or clears the session, or the
+    /// configuration is reloaded, the engine shows it the next entry again.
+    func append(_ entry: Entry, to session: Session) -> UInt64
 }
 
 /// Why a change could not be made durable, in words for the operator.
@@ -39,4 +49,5 @@ public final class EphemeralStore: SessionStore {
     public func clear(_ snapshot: SessionSnapshot) throws(StorageError) {}
     public func delete(_ name: SessionName) throws(StorageError) {}
     public func appender(for name: SessionName) -> (any EntryAppender)? { nil }
+    public func record(_ entry: Entry, of name: SessionName) {}
 }

@@ -67,6 +67,11 @@ struct SessionTable {
         return slots[slot]?.modify(body)
     }
 
+    /// Mutates every session in place.
+    mutating func modifyEach(_ body: (inout Engine.ScheduledSession) -> Void) {
+        for slot in slots.indices { slots[slot]?.modify(body) }
+    }
+
     /// Reads what ticking each of these sessions will read first. The reads
     /// do not depend on one another, so their cache misses overlap instead
     /// of coming one after another as the ticks reach them: with thousands

@@ -1,0 +1,54 @@
+import Dispatch
+import MonkeyCore
+import Testing
+
+@testable import MonkeyDaemon
+
+/// The store with real files, driven in-process at simulated times: an
+/// id is never handed out before the state file reserves it, so that a
+/// crash can never give it again, and reservations are renewed at syncs
+/// before they run out (a reservation covers about a minute of typing, too
+/// long for the daemon in real time).
+@Suite("Id reservations while typing")
+struct ReservationRenewalTests {
+    static let second = Interval(nanoseconds: 1_000_000_000)
+
+    @Test func idsTypedNeverPassTheReservationOnDiskAndRenewalsComeAtSyncs() throws {
+        let directory = TemporaryDirectory()
+        let store = FileStore(directory: directory.path, syncInterval: Self.second, journalLimit: 64 << 20) { _, _ in }
+        // Retention far above what is typed: no compaction looks at the session on the way.
+        var limits = Limits()
+        limits.maximumEntries = 1_000_000
+        _ = try store.load(retention: limits.maximumEntries)
+        var engine = Engine(limits: limits, seed: 7, store: store)
+        let request = try #require(try RequestParser(limits: limits).parse("START s interval=1ms"))
+        let admin = Peer(uid: 0, pid: 1, mayChange: true)
+        #expect(engine.handle(request, from: admin, now: 0).status == .ok("started s"))
+        let name = try #require(SessionName("s"))
+        let syncs = DispatchQueue(label: "syncs")
+        let ahead = StoredSession.reservationSize(interval: Interval(nanoseconds: 1_000_000), syncInterval: Self.second)
+
+        var now: UInt64 = 0
+        // 150 simulated seconds at 1 ms: past the first reservation twice over.
+        for second in 1...150 {
+            for _ in 0..<1000 {
+                now += 1_000_000
+                _ = engine.runDueTicks(now: now) { _, _, _ in }
+            }
+            let typedThrough = try #require(engine.session(named: name)).nextID - 1
+            #expect(typedThrough < reservedOnDisk(store, name), "second \(second)")
+
+            let synced = DispatchSemaphore(value: 0)
+            store.sync(replyingOn: syncs) { synced.signal() }
+            synced.wait()
+            // A renewal is asked for at half the reservation and written at
+            // the next sync: never down to the last ids, waiting for the disk.
+            #expect(reservedOnDisk(store, name) - typedThrough > ahead / 2 - 1000, "second \(second)")
+        }
+        #expect(try #require(engine.session(named: name)).nextID > 2 * ahead)
+    }
+
+    func reservedOnDisk(_ store: FileStore, _ name: SessionName) -> UInt64 {
+        store.writer.queue.sync { store.writer.sessions[name]?.written.reservedID ?? 0 }
+    }
+}
