@@ -143,6 +143,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
     }
 
     private func append(_ entry: Entry, to session: Session, buffer: SessionBuffer) -> UInt64 {
+        // The entries since the last one this buffer saw went to the journal through `record`.
         buffer.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(buffer.countedThroughID, entry.id - 1))
         buffer.countedThroughID = entry.id
         if buffer.recordsInFile >= 2 * session.log.capacity {
