@@ -17,6 +17,9 @@ final class FileStore: SessionStore, @unchecked Sendable {
     let report: (LogPriority, String) -> Void
     var sessions: [SessionName: SessionBuffer] = [:]
     var outbox = Outbox()
+    /// The records of the last sync's outbox, emptied once written: the
+    /// next outbox fills the same memory rather than new pages.
+    var spareRecords = RecordBuffer()
     /// Sessions that asked for a reservation since the last sync.
     var reservationRequests: [SessionBuffer] = []
     /// A sync is with the writer; the next waits for it.
@@ -236,7 +239,10 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let writer = self.writer
         writer.queue.async { [self] in
             let outcome = writer.write(outbox)
-            queue.async { [self] in
+            var emptied = outbox.records
+            emptied.removeAll()
+            queue.async { [self, emptied] in
+                spareRecords = emptied
                 synced(outcome)
                 completion()
             }
@@ -247,7 +253,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
     private func takeOutbox() -> Outbox {
         var taken = outbox
         outbox = Outbox()
-        outbox.bytes.reserveCapacity(taken.bytes.count)
+        swap(&outbox.records, &spareRecords)
         for buffer in reservationRequests {
             guard let snapshot = buffer.wantedReservation else { continue }
             taken.reservations.append((snapshot, buffer.reservationSize))

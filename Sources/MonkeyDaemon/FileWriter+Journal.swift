@@ -6,7 +6,7 @@ import MonkeyShell
 extension FileWriter {
     /// Appends records to the journal (creating it with its header if there
     /// is none) and syncs it; on failure the journal is as it was.
-    func appendToJournal(_ records: [UInt8]) throws(StorageError) {
+    func appendToJournal(_ records: ArraySlice<UInt8>) throws(StorageError) {
         guard !records.isEmpty else { return }
         do throws(SystemError) {
             let fd = try Syscalls.open(journalPath, .writeCreating)
@@ -17,7 +17,9 @@ extension FileWriter {
                     try Syscalls.write(fd, JournalFile.header, at: 0)
                     start = JournalFile.header.count
                 }
-                try Syscalls.write(fd, records, at: start)
+                try records.withUnsafeBytes { records in
+                    Result { () throws(SystemError) in try Syscalls.write(fd, records, at: start) }
+                }.get()
                 if journalMayHaveGarbage || journalLength == 0 {
                     try Syscalls.truncate(fd, to: start + records.count)
                     journalMayHaveGarbage = false
@@ -42,7 +44,7 @@ extension FileWriter {
         // Records whose write failed go first: the mark must follow them.
         var records = journalUnwritten
         JournalFile.appendFreshStart(session: name, to: &records)
-        try appendToJournal(records)
+        try appendToJournal(records[...])
         journalUnwritten = []
         journalOrphans.remove(name)
     }

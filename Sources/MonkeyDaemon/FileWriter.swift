@@ -166,12 +166,12 @@ final class FileWriter: @unchecked Sendable {
             dirty.insert(snapshot.name)
         }
         // Records whose write failed go first, in the order they were typed.
-        let records = journalUnwritten.isEmpty ? outbox.bytes : journalUnwritten + outbox.bytes
+        let records = journalUnwritten.isEmpty ? outbox.records.bytes : (journalUnwritten + outbox.records.bytes)[...]
         do {
             try appendToJournal(records)
             journalUnwritten = []
         } catch {
-            journalUnwritten = records
+            journalUnwritten = Array(records)
             outcome.failure = outcome.failure ?? error.message
         }
         var reservations: [(SessionFiles, StoredSession)] = []

@@ -17,11 +17,11 @@ struct JournalFileTests {
 
     /// A journal holding one record per entry, each of `session`.
     static func journal(_ entries: [(String, Entry)]) -> [UInt8] {
-        var journal = JournalFile.header
+        var records = RecordBuffer()
         for (session, entry) in entries {
-            if let name = SessionName(session) { JournalFile.appendEntry(entry, session: name, to: &journal) }
+            if let name = SessionName(session) { JournalFile.appendEntry(entry, session: name, to: &records) }
         }
-        return journal
+        return JournalFile.header + records.bytes
     }
 
     static let a1 = Entry(id: 1, number: 1, text: "abc", isHit: false)

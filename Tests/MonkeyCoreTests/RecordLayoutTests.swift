@@ -35,10 +35,11 @@ struct RecordLayoutTests {
 
     @Test(arguments: ["s", "a-fifteen-bytes", "a.name.longer.than.fifteen.bytes"])
     func aJournalEntryRecord(_ name: String) throws {
-        var output: [UInt8] = [9]
+        var output = RecordBuffer()
+        output.append(contentsOf: [9])
         JournalFile.appendEntry(Self.entry, session: try #require(SessionName(name)), to: &output)
         let nameBytes = Array(name.utf8)
-        #expect(output == [9] + Self.framed([1, UInt8(nameBytes.count)] + nameBytes + Self.entryRecord))
+        #expect(Array(output.bytes) == [9] + Self.framed([1, UInt8(nameBytes.count)] + nameBytes + Self.entryRecord))
     }
 
     @Test func aJournalFreshStartRecord() throws {

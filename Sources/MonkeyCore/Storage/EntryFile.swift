@@ -17,23 +17,44 @@ public enum EntryFile {
     /// Appends the record of one entry.
     public static func appendRecord(_ entry: Entry, to output: inout [UInt8]) {
         var text = entry.text
-        text.withUTF8 { textBytes in
-            // The fixed part is assembled on the stack and appended at once:
-            // this runs for every entry typed, byte-by-byte appends cost more.
-            let fixedLength = recordHeaderLength + fixedPayloadLength
-            withUnsafeTemporaryAllocation(byteCount: fixedLength, alignment: 8) { fixed in
-                fixed.storeBytes(of: UInt32(fixedPayloadLength + textBytes.count).littleEndian, as: UInt32.self)
-                fixed.storeBytes(of: entry.id.littleEndian, toByteOffset: 8, as: UInt64.self)
-                fixed.storeBytes(of: entry.number.littleEndian, toByteOffset: 16, as: UInt64.self)
-                fixed[24] = entry.isHit ? 1 : 0
-                var crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: fixed[0..<4]))
-                crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: fixed[8..<fixedLength]), continuing: crc)
-                crc = CRC32C.checksum(UnsafeRawBufferPointer(textBytes), continuing: crc)
-                fixed.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
-                output.append(contentsOf: UnsafeRawBufferPointer(fixed))
+        text.withUTF8 { text in
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: recordLength(textLength: text.count)))
+            output.withUnsafeMutableBytes { bytes in
+                writeRecord(
+                    id: entry.id, number: entry.number, isHit: entry.isHit, text: text,
+                    into: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
             }
-            output.append(contentsOf: textBytes)
         }
+    }
+
+    /// The length of the record of an entry whose text is `textLength` bytes of UTF-8.
+    static func recordLength(textLength: Int) -> Int {
+        recordHeaderLength + fixedPayloadLength + textLength
+    }
+
+    /// Writes the record of an entry into `record`, which is exactly
+    /// `recordLength(textLength: text.count)` bytes.
+    static func writeRecord(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>,
+        into record: UnsafeMutableRawBufferPointer
+    ) {
+        let textStart = recordHeaderLength + fixedPayloadLength
+        record.storeBytes(of: UInt32(fixedPayloadLength + text.count).littleEndian, as: UInt32.self)
+        record.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
+        record.storeBytes(of: number.littleEndian, toByteOffset: 16, as: UInt64.self)
+        record[24] = isHit ? 1 : 0
+        UnsafeMutableRawBufferPointer(rebasing: record[textStart...]).copyMemory(from: UnsafeRawBufferPointer(text))
+        storeChecksum(in: record)
+    }
+
+    /// Fills in the checksum of the length-and-checksum framed `record`:
+    /// CRC-32C of its length bytes and of everything after the checksum.
+    static func storeChecksum(in record: UnsafeMutableRawBufferPointer) {
+        let crc = CRC32C.checksum(
+            UnsafeRawBufferPointer(rebasing: record[recordHeaderLength...]),
+            continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: record[0..<4])))
+        record.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
     }
 
     /// A whole file holding `entries`.

@@ -22,19 +22,27 @@ public enum JournalFile {
 
     /// Appends the record of an entry `session` typed: the entry's record
     /// from its entries file, framed with the session's name.
-    public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout [UInt8]) {
-        let start = output.count
-        // A name of up to 15 bytes is stored in the string itself: no
-        // memory of its own to reach at every entry.
+    public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout RecordBuffer) {
+        // Names of up to 15 bytes and short texts are stored in the strings
+        // themselves: no memory of their own to reach at every entry.
         var name = session.text
+        var text = entry.text
+        let (id, number, isHit) = (entry.id, entry.number, entry.isHit)
         name.withUTF8 { name in
-            output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
-            output.append(Kind.entry.rawValue)
-            output.append(UInt8(name.count))
-            output.append(contentsOf: name)
+            text.withUTF8 { text in
+                let entryStart = recordHeaderLength + 2 + name.count
+                output.append(length: entryStart + EntryFile.recordLength(textLength: text.count)) { record in
+                    record[recordHeaderLength] = Kind.entry.rawValue
+                    record[recordHeaderLength + 1] = UInt8(name.count)
+                    UnsafeMutableRawBufferPointer(rebasing: record[(recordHeaderLength + 2)..<entryStart])
+                        .copyMemory(from: UnsafeRawBufferPointer(name))
+                    EntryFile.writeRecord(
+                        id: id, number: number, isHit: isHit, text: text,
+                        into: UnsafeMutableRawBufferPointer(rebasing: record[entryStart...]))
+                    seal(record)
+                }
+            }
         }
-        EntryFile.appendRecord(entry, to: &output)
-        seal(from: start, in: &output)
     }
 
     /// Appends a fresh start of `session`: its earlier records are dropped.
@@ -53,20 +61,13 @@ public enum JournalFile {
         output.append(UInt8(session.count))
         output.append(contentsOf: session)
         output.append(contentsOf: payload)
-        seal(from: start, in: &output)
+        output.withUnsafeMutableBytes { seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
-    /// Fills in the length and checksum of the record that starts at `start`
-    /// and runs to the end of `output`.
-    private static func seal(from start: Int, in output: inout [UInt8]) {
-        output.withUnsafeMutableBytes { bytes in
-            let length = bytes.count - start - recordHeaderLength
-            bytes.storeBytes(of: UInt32(length).littleEndian, toByteOffset: start, as: UInt32.self)
-            let crc = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: bytes[(start + recordHeaderLength)...]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 4)])))
-            bytes.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
-        }
+    /// Fills in the length and checksum of `record`, a whole journal record.
+    private static func seal(_ record: UnsafeMutableRawBufferPointer) {
+        record.storeBytes(of: UInt32(record.count - recordHeaderLength).littleEndian, as: UInt32.self)
+        EntryFile.storeChecksum(in: record)
     }
 
     /// Journal records (without the journal's header, as written by this

@@ -1,0 +1,42 @@
+/// Bytes appended a whole record at a time and written in place: room for
+/// a record is made once and filled through a pointer. `Array.append`
+/// checks capacity and uniqueness at every field, and for the journal
+/// record of each typed entry those checks were a fifth of a tick.
+///
+/// The storage keeps its size when emptied, so a buffer used again at every
+/// sync reaches its working size once instead of faulting in fresh pages.
+public struct RecordBuffer: Sendable {
+    /// The records are its first `count` bytes; the rest is zero-filled room.
+    private var storage: [UInt8] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// The records, oldest first.
+    public var bytes: ArraySlice<UInt8> { storage[..<count] }
+
+    /// Appends `length` bytes that `write` fills in; it is given exactly that room.
+    public mutating func append(length: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
+        if storage.count - count < length {
+            // Doubling keeps appends amortised constant, as Array's own growth does.
+            storage.append(contentsOf: repeatElement(0, count: max(length, storage.count, 4096)))
+        }
+        let start = count
+        storage.withUnsafeMutableBytes { room in
+            write(UnsafeMutableRawBufferPointer(rebasing: room[start..<(start + length)]))
+        }
+        count += length
+    }
+
+    /// Appends bytes as they are.
+    public mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        append(length: bytes.count) { room in room.copyBytes(from: bytes) }
+    }
+
+    /// Empties the buffer, keeping its room.
+    public mutating func removeAll() {
+        count = 0
+    }
+}
