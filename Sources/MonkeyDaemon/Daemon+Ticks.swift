@@ -90,9 +90,10 @@ extension Daemon {
             deadline = min(deadline ?? .max, oldest &+ Daemon.followerWriteSpacing)
         }
         guard let timer = tickTimer else { return }
-        let change = tickTimerState.change(
-            for: deadline, now: Daemon.now(), window: engine.coalescingWindow,
-            hasShortIntervals: engine.hasShortIntervals)
+        // A repeating timer keeps the phase of the deadline it starts from,
+        // which must be a tick's (on the grid), not a held-back write's.
+        let period = deferredFollowers.isEmpty ? engine.repeatingPeriod : nil
+        let change = tickTimerState.change(for: deadline, now: Daemon.now(), period: period)
         switch change {
         case .none:
             break

@@ -19,6 +19,7 @@ struct EngineTickTests {
 
     @Test func coalescingWindowSharesOneWakeUp() throws {
         var harness = Harness()
+        harness.engine.tickGrid = 0
         try harness.expectOK("START a", now: 0)
         try harness.expectOK("START b", now: 500_000)  // due half a millisecond later
         try harness.expectOK("START c", now: ms(4))
@@ -27,6 +28,7 @@ struct EngineTickTests {
 
         var strict = Harness()
         strict.engine.coalescingWindow = 0
+        strict.engine.tickGrid = 0
         try strict.expectOK("START a", now: 0)
         try strict.expectOK("START b", now: 500_000)
         #expect(strict.tick(now: ms(100)).entries.map(\.session.text) == ["a"])
@@ -65,6 +67,46 @@ struct EngineTickTests {
         #expect(!harness.engine.hasShortIntervals)
     }
 
+    /// Sessions whose interval is a whole number of 10 ms steps tick on
+    /// multiples of 10 ms, however their starts were spread, so that they
+    /// share wake-ups; each still ticks once per interval.
+    @Test func sessionsOnTheTickGridShareItsPoints() throws {
+        var harness = Harness()
+        #expect(harness.engine.tickGrid == ms(10))
+        try harness.expectOK("START a", now: ms(3))
+        try harness.expectOK("START b", now: ms(10) - 1)
+        try harness.expectOK("START c interval=250ms", now: ms(12))
+        try harness.expectOK("START d interval=55ms", now: ms(12))
+        var wakeUps: [(UInt64, [String])] = []
+        while let deadline = harness.engine.nextDeadline(), deadline <= ms(400) {
+            wakeUps.append((deadline, harness.tick(now: deadline).entries.map(\.session.text).sorted()))
+        }
+        #expect(wakeUps.map(\.0) == [67, 110, 122, 177, 210, 232, 270, 287, 310, 342, 397].map(ms))
+        #expect(
+            wakeUps.map(\.1) == [
+                ["d"], ["a", "b"], ["d"], ["d"], ["a", "b"], ["d"], ["c"], ["d"], ["a", "b"], ["d"], ["d"],
+            ])
+    }
+
+    /// A timer repeating once per grid step serves sessions on the grid;
+    /// one off the grid brings back the coalescing window, or a one-shot
+    /// timer if its own window is shorter.
+    @Test func theRepeatingPeriodFollowsTheSessionsOffTheGrid() throws {
+        var harness = Harness()
+        #expect(harness.engine.repeatingPeriod == ms(10), "no session types: any period serves them")
+        try harness.expectOK("START a")
+        try harness.expectOK("START b interval=20ms")
+        #expect(harness.engine.repeatingPeriod == ms(10), "all on the grid, short intervals too")
+        try harness.expectOK("STOP b")
+        try harness.expectOK("SET a interval=105ms")
+        #expect(harness.engine.repeatingPeriod == harness.engine.coalescingWindow)
+        try harness.expectOK("START c interval=45ms")
+        #expect(harness.engine.repeatingPeriod == nil, "c may run less than a whole window early")
+        try harness.expectOK("DELETE c")
+        try harness.expectOK("SET a interval=1s")
+        #expect(harness.engine.repeatingPeriod == ms(10))
+    }
+
     @Test func aLateDaemonSkipsMissedTicks() throws {
         var harness = Harness()
         try harness.expectOK("START a")
@@ -77,6 +119,7 @@ struct EngineTickTests {
     @Test func sessionsHeldUpTogetherKeepTheirOwnPhases() throws {
         var harness = Harness()
         harness.engine.coalescingWindow = 0
+        harness.engine.tickGrid = 0
         for (index, name) in ["a", "b", "c", "d"].enumerated() {
             try harness.expectOK("START \(name)", now: ms(UInt64(25 * index)))
         }

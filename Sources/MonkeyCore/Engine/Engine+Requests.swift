@@ -53,7 +53,7 @@ extension Engine {
         if let failure = save(session.snapshot) { return failure }
         sessions[name, default: ScheduledSession(session: session, appender: nil)].session = session
         sessions[name]?.appender = store.appender(for: name)
-        if !wasTyping || change.interval != nil { schedule(name, at: now + session.settings.interval.nanoseconds) }
+        if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         var reply = Reply(status: .ok("started \(name)"))
         reply.events.append(
             Event(
@@ -86,9 +86,7 @@ extension Engine {
         session.apply(change)
         if let failure = save(session.snapshot) { return failure }
         sessions[name]?.session.apply(change)
-        if session.isTyping && change.interval != nil {
-            schedule(name, at: now + session.settings.interval.nanoseconds)
-        }
+        if session.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         var fields: [Event.Field] = []
         if let target = change.target { fields.append(Event.Field("target", target)) }
         if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
