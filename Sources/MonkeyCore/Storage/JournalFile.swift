@@ -25,11 +25,9 @@ public enum JournalFile {
     public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout RecordBuffer) {
         // Names of up to 15 bytes and short texts are stored in the strings
         // themselves: no memory of their own to reach at every entry.
-        var name = session.text
-        var text = entry.text
         let (id, number, isHit) = (entry.id, entry.number, entry.isHit)
-        name.withUTF8 { name in
-            text.withUTF8 { text in
+        session.text.withUTF8Bytes { name in
+            entry.text.withUTF8Bytes { text in
                 let entryStart = recordHeaderLength + 2 + name.count
                 output.append(length: entryStart + EntryFile.recordLength(textLength: text.count)) { record in
                     record[recordHeaderLength] = Kind.entry.rawValue
