@@ -27,6 +27,11 @@ public struct Engine {
     private var dueScratch: [TickScheduler.Item] = []
     /// Sums what `SessionTable.touch` read, so that the reads are not optimised away.
     private var warmth = 0
+    /// How many sessions of a batch are read ahead of typing at a time: enough
+    /// for their cache misses to overlap, few enough that what was read is
+    /// still in cache when they type. Reading a whole batch of 1,000 ahead,
+    /// the log's header was evicted again before its append.
+    static let sessionsReadAhead = 64
     /// Slots of typing sessions whose own window (a sixteenth of their
     /// interval) is shorter than `coalescingWindow`.
     private var shortIntervalSlots = Set<Int>()
@@ -147,11 +152,13 @@ public struct Engine {
         while let item = scheduler.popDue(by: now &+ coalescingWindow) {
             if sessions.due(ofSlot: item.slot) == item.due { batch.append(item) }
         }
-        warmth = sessions.touch(batch)
         defer { dueScratch = batch }
         let window = coalescingWindow
         let catchUpWindow = self.catchUpWindow
-        for item in batch {
+        for (index, item) in batch.enumerated() {
+            if index % Self.sessionsReadAhead == 0 {
+                warmth &+= sessions.touch(batch[index..<min(index + Self.sessionsReadAhead, batch.count)])
+            }
             // Checked again: a session scheduled twice for the same time ticks once.
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in

@@ -76,7 +76,7 @@ struct SessionTable {
     /// do not depend on one another, so their cache misses overlap instead
     /// of coming one after another as the ticks reach them: with thousands
     /// of sessions, waiting for memory was most of a tick's cost.
-    func touch(_ items: [TickScheduler.Item]) -> Int {
+    func touch(_ items: ArraySlice<TickScheduler.Item>) -> Int {
         var sum = 0
         for item in items {
             sum &+= slots[item.slot]?.session.touch() ?? 0
