@@ -16,8 +16,7 @@ public enum EntryFile {
 
     /// Appends the record of one entry.
     public static func appendRecord(_ entry: Entry, to output: inout [UInt8]) {
-        var text = entry.text
-        text.withUTF8 { text in
+        entry.text.withUTF8Bytes { text in
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: recordLength(textLength: text.count)))
             output.withUnsafeMutableBytes { bytes in
