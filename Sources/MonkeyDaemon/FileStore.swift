@@ -239,7 +239,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
         let writer = self.writer
         writer.queue.async { [self] in
             let outcome = writer.write(outbox)
-            var emptied = outbox.records
+            var emptied = outbox.entries.records
             emptied.removeAll()
             queue.async { [self, emptied] in
                 spareRecords = emptied
@@ -252,8 +252,11 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// The outbox with the reservations asked for, leaving an empty one.
     private func takeOutbox() -> Outbox {
         var taken = outbox
+        taken.entries.seal()
+        var room = RecordBuffer()
+        swap(&room, &spareRecords)
         outbox = Outbox()
-        swap(&outbox.records, &spareRecords)
+        outbox.entries = JournalBatch(reusing: room)
         for buffer in reservationRequests {
             guard let snapshot = buffer.wantedReservation else { continue }
             taken.reservations.append((snapshot, buffer.reservationSize))

@@ -91,19 +91,26 @@ extension FileWriter {
     /// The journal's entries that their sessions' entries files do not hold.
     func unfolded(_ contents: JournalContents) -> [SessionName: [Entry]] {
         var unfolded: [SessionName: [Entry]] = [:]
-        for name in contents.records.keys {
+        for name in contents.entries.keys {
             let entries = self.unfolded(contents, of: name)
             if !entries.isEmpty { unfolded[name] = entries }
         }
         return unfolded
     }
 
-    /// The journal's entries of one session that its entries file does not hold.
+    /// The journal's entries of one session that its entries file does not
+    /// hold, up to any that does not follow the one before it (which the
+    /// entries file could not take).
     func unfolded(_ contents: JournalContents, of name: SessionName) -> [Entry] {
-        guard let records = contents.records[name], !records.isEmpty, let files = sessions[name] else { return [] }
-        return EntryFile.decode(EntryFile.header + records, keepingLast: .max).entries.filter {
-            $0.id > files.lastID && $0.number > files.lastNumber
+        guard let entries = contents.entries[name], let files = sessions[name] else { return [] }
+        var unfolded: [Entry] = []
+        var last: (id: UInt64, number: UInt64) = (0, 0)
+        for entry in entries {
+            guard entry.id > last.id && entry.number > last.number else { break }
+            last = (entry.id, entry.number)
+            if entry.id > files.lastID && entry.number > files.lastNumber { unfolded.append(entry) }
         }
+        return unfolded
     }
 
     /// Removes the folded journal; every session's records are in its
@@ -161,7 +168,7 @@ extension FileWriter {
             // even its header was good).
             journalLength = contents.validLength < JournalFile.header.count ? 0 : contents.validLength
             journalMayHaveGarbage = true
-            journalOrphans = Set(contents.records.keys.filter { sessions[$0] == nil })
+            journalOrphans = Set(contents.entries.keys.filter { sessions[$0] == nil })
             report(.error, "cannot fold the entries journal yet: \(error.message)")
         }
     }

@@ -166,7 +166,9 @@ final class FileWriter: @unchecked Sendable {
             dirty.insert(snapshot.name)
         }
         // Records whose write failed go first, in the order they were typed.
-        let records = journalUnwritten.isEmpty ? outbox.records.bytes : (journalUnwritten + outbox.records.bytes)[...]
+        let records =
+            journalUnwritten.isEmpty
+            ? outbox.entries.records.bytes : (journalUnwritten + outbox.entries.records.bytes)[...]
         do {
             try appendToJournal(records)
             journalUnwritten = []

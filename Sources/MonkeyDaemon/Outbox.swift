@@ -1,12 +1,12 @@
 import MonkeyCore
 
 /// What typing produced since the last sync, for every session at once:
-/// journal records, one after another in one buffer, ready to be appended
-/// to the entries journal as they are. Handing it to the writer is one
-/// move and writing it one `write`, however many sessions type.
+/// journal records in one buffer, ready to be appended to the entries
+/// journal as they are once sealed. Handing it to the writer is one move
+/// and writing it one `write`, however many sessions type.
 struct Outbox: Sendable {
-    /// Journal records of typed entries, in typing order.
-    var records = RecordBuffer()
+    /// Typed entries, in typing order.
+    var entries = JournalBatch()
     /// Whole entries files (compactions) that replace a session's file,
     /// with the newest entry they hold.
     var replacements: [(name: SessionName, bytes: [UInt8], lastID: UInt64, lastNumber: UInt64)] = []
@@ -14,16 +14,16 @@ struct Outbox: Sendable {
     /// Snapshots to write with fresh id reservations.
     var reservations: [(snapshot: SessionSnapshot, ahead: UInt64)] = []
 
-    var isEmpty: Bool { records.isEmpty && replacements.isEmpty && reservations.isEmpty }
+    var isEmpty: Bool { entries.isEmpty && replacements.isEmpty && reservations.isEmpty }
 
     /// Past this many bytes the outbox is written without waiting for the
     /// end of `sync_interval`, so that a long interval with fast typing
     /// cannot grow it without bound.
     static let largeSize = 16 << 20
-    var isLarge: Bool { records.count + replacementBytes > Self.largeSize }
+    var isLarge: Bool { entries.count + replacementBytes > Self.largeSize }
 
     mutating func append(_ entry: Entry, session: SessionName) {
-        JournalFile.appendEntry(entry, session: session, to: &records)
+        entries.append(entry, session: session)
     }
 
     mutating func replace(_ name: SessionName, with file: [UInt8], newest: Entry) {
@@ -34,9 +34,7 @@ struct Outbox: Sendable {
     /// Drops everything of the session: it was cleared or deleted, and
     /// nothing typed before must reach its files.
     mutating func drop(_ name: SessionName) {
-        let kept = JournalFile.removingRecords(of: name, from: Array(records.bytes))
-        records.removeAll()
-        records.append(contentsOf: kept)
+        entries.removeEntries(of: name)
         replacements.removeAll { $0.name == name }
         replacementBytes = replacements.reduce(0) { $0 + $1.bytes.count }
         reservations.removeAll { $0.snapshot.name == name }

@@ -2,88 +2,90 @@ import Testing
 
 @testable import MonkeyCore
 
-/// The entries journal: every session's records in sync order, fresh
-/// starts that drop a session's earlier records, and a torn or corrupt
+/// The entries journal: every session's entries in sync order, fresh
+/// starts that drop a session's earlier entries, and a torn or corrupt
 /// tail cut at the last good record.
 struct JournalFileTests {
     static func name(_ text: String) throws -> SessionName {
         try #require(SessionName(text))
     }
 
-    /// The entries-file records of `entries`, without the file's header.
-    static func records(_ entries: [Entry]) -> [UInt8] {
-        Array(EntryFile.encode(entries).dropFirst(EntryFile.header.count))
+    /// Journal records: one sealed entries record per inner array.
+    static func records(_ batches: [[(String, Entry)]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for entries in batches {
+            var batch = JournalBatch()
+            for (session, entry) in entries {
+                if let name = SessionName(session) { batch.append(entry, session: name) }
+            }
+            batch.seal()
+            bytes += batch.records.bytes
+        }
+        return bytes
     }
 
-    /// A journal holding one record per entry, each of `session`.
-    static func journal(_ entries: [(String, Entry)]) -> [UInt8] {
-        var records = RecordBuffer()
-        for (session, entry) in entries {
-            if let name = SessionName(session) { JournalFile.appendEntry(entry, session: name, to: &records) }
-        }
-        return JournalFile.header + records.bytes
+    static func journal(_ batches: [[(String, Entry)]]) -> [UInt8] {
+        JournalFile.header + records(batches)
     }
 
     static let a1 = Entry(id: 1, number: 1, text: "abc", isHit: false)
     static let b1 = Entry(id: 1, number: 1, text: "żółw ✓", isHit: true)
     static let a2 = Entry(id: 2, number: 2, text: "", isHit: false)
     static let b2 = Entry(id: 7, number: 2, text: String(repeating: "q", count: 300), isHit: false)
-    static let interleaved = [("a", a1), ("b", b1), ("a", a2), ("b", b2)]
+    static let a3 = Entry(id: UInt64.max, number: 1 << 63, text: "z", isHit: true)
+    static let interleaved = [("a", a1), ("b", b1), ("a", a2), ("b", b2), ("a", a3)]
+    /// The same entries in three records.
+    static let batches = [Array(interleaved[0..<1]), Array(interleaved[1..<4]), Array(interleaved[4...])]
 
-    @Test func recordsComeBackBySessionInOrder() throws {
-        let bytes = Self.journal(Self.interleaved)
+    @Test func entriesComeBackBySessionInOrder() throws {
+        let bytes = Self.journal(Self.batches)
         let contents = JournalFile.decode(bytes)
         #expect(contents.damage == nil)
         #expect(contents.validLength == bytes.count)
         #expect(
-            contents.records == [
-                try Self.name("a"): Self.records([Self.a1, Self.a2]),
-                try Self.name("b"): Self.records([Self.b1, Self.b2]),
+            contents.entries == [
+                try Self.name("a"): [Self.a1, Self.a2, Self.a3], try Self.name("b"): [Self.b1, Self.b2],
             ])
     }
 
-    @Test func aFreshStartDropsTheSessionsEarlierRecordsOnly() throws {
-        var bytes = Self.journal([("a", Self.a1), ("b", Self.b1)])
+    @Test func aFreshStartDropsTheSessionsEarlierEntriesOnly() throws {
+        var bytes = Self.journal([[("a", Self.a1), ("b", Self.b1)]])
         JournalFile.appendFreshStart(session: try Self.name("a"), to: &bytes)
-        bytes += Self.journal([("a", Self.a2)]).dropFirst(JournalFile.header.count)
+        bytes += Self.records([[("a", Self.a2)]])
         let contents = JournalFile.decode(bytes)
         #expect(contents.damage == nil)
-        #expect(contents.records[try Self.name("a")] == Self.records([Self.a2]))
-        #expect(contents.records[try Self.name("b")] == Self.records([Self.b1]))
-        var deleted = Self.journal([("a", Self.a1)])
+        #expect(contents.entries == [try Self.name("a"): [Self.a2], try Self.name("b"): [Self.b1]])
+        var deleted = Self.journal([[("a", Self.a1)]])
         JournalFile.appendFreshStart(session: try Self.name("a"), to: &deleted)
-        #expect(JournalFile.decode(deleted).records == [try Self.name("a"): []])
+        #expect(JournalFile.decode(deleted).entries == [try Self.name("a"): []])
     }
 
     @Test func anEmptyOrHeaderOnlyJournalIsClean() {
         #expect(JournalFile.decode([]) == JournalContents())
         let headerOnly = JournalFile.decode(JournalFile.header)
-        #expect(headerOnly.records.isEmpty && headerOnly.damage == nil)
+        #expect(headerOnly.entries.isEmpty && headerOnly.damage == nil)
         #expect(headerOnly.validLength == JournalFile.header.count)
     }
 
     /// Cut at every byte, the journal keeps exactly the records before the
-    /// cut, and says it was torn unless the cut falls between records.
+    /// cut (a record's entries all or none), and says it was torn unless
+    /// the cut falls between records.
     @Test func aJournalCutAtEveryByteKeepsTheRecordsBeforeTheCut() throws {
-        let bytes = Self.journal(Self.interleaved)
-        var boundaries = [JournalFile.header.count]
-        for count in 1...Self.interleaved.count {
-            boundaries.append(Self.journal(Array(Self.interleaved.prefix(count))).count)
-        }
+        let bytes = Self.journal(Self.batches)
+        let boundaries = (0...Self.batches.count).map { Self.journal(Array(Self.batches.prefix($0))).count }
         for length in 0..<bytes.count {
             let contents = JournalFile.decode(Array(bytes[..<length]))
-            let kept = boundaries.lastIndex { $0 <= length } ?? -1
-            let expected =
-                kept < 0 ? JournalContents() : JournalFile.decode(Self.journal(Array(Self.interleaved.prefix(kept))))
-            #expect(contents.records == expected.records, "cut at \(length)")
-            #expect(contents.validLength == (kept < 0 ? 0 : boundaries[kept]), "cut at \(length)")
+            let kept = boundaries.lastIndex { $0 <= length }
+            let expected = kept.map { JournalFile.decode(Self.journal(Array(Self.batches.prefix($0)))) }
+            #expect(contents.entries == expected?.entries ?? [:], "cut at \(length)")
+            #expect(contents.validLength == kept.map { boundaries[$0] } ?? 0, "cut at \(length)")
             #expect((contents.damage != nil) == (length > 0 && !boundaries.contains(length)), "cut at \(length)")
         }
     }
 
     @Test func aFlippedByteCutsFromItsRecordOn() {
-        let bytes = Self.journal(Self.interleaved)
-        let boundaries = (0...Self.interleaved.count).map { Self.journal(Array(Self.interleaved.prefix($0))).count }
+        let bytes = Self.journal(Self.batches)
+        let boundaries = (0...Self.batches.count).map { Self.journal(Array(Self.batches.prefix($0))).count }
         for offset in JournalFile.header.count..<bytes.count {
             var damaged = bytes
             damaged[offset] ^= 0x10
@@ -95,25 +97,58 @@ struct JournalFileTests {
         var header = bytes
         header[3] ^= 0x01
         #expect(JournalFile.decode(header).damage == .badHeader)
-        #expect(JournalFile.decode(header).records.isEmpty)
+        #expect(JournalFile.decode(header).entries.isEmpty)
     }
 
-    @Test func aSessionsRecordsCanBeTakenOutOfUnwrittenOnes() throws {
-        let records = Array(Self.journal(Self.interleaved).dropFirst(JournalFile.header.count))
-        let withoutA = JournalFile.removingRecords(of: try Self.name("a"), from: records)
-        #expect(
-            JournalFile.decode(JournalFile.header + withoutA).records == [
-                try Self.name("b"): Self.records([Self.b1, Self.b2])
-            ])
-        #expect(JournalFile.removingRecords(of: try Self.name("c"), from: records) == records)
-        #expect(JournalFile.removingRecords(of: try Self.name("a"), from: []) == [])
+    /// Bodies that pass their checksum but cannot be read whole are not
+    /// taken in part: reading stops before them.
+    @Test(
+        arguments: [
+            [3, 0, 1, 1, 0, 0],  // an empty session name
+            [3, 1, 0x73, 0x80, 0x00, 1, 0, 0],  // an id not in its shortest form
+            [3, 1, 0x73, 1, 1, 2, 0],  // flags other than hit
+            [3, 1, 0x73, 1, 1, 0, 2, 0x61],  // a text longer than the record
+            [3, 1, 0x73, 1, 1, 0, 0, 1],  // a byte after the last entry
+            [3, 1, 0x73, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 1, 0, 0],  // an id past 64 bits
+            [2, 2, 0x73],  // a fresh start whose name runs out
+            [9, 1, 0x73],  // an unknown kind
+        ] as [[UInt8]])
+    func aMalformedRecordIsNotTakenInPart(body: [UInt8]) throws {
+        let good = Self.journal([[("a", Self.a1)]])
+        var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + body
+        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        let contents = JournalFile.decode(good + record + Self.records([[("b", Self.b1)]]))
+        #expect(contents.entries == [try Self.name("a"): [Self.a1]])
+        #expect(contents.validLength == good.count)
+        #expect(contents.damage == .checksumMismatch(offset: good.count))
+    }
+
+    /// Journals of format version 1 (one record per entry, holding its
+    /// entries-file record) are read, with records of version 2 after them.
+    @Test func aVersion1JournalIsRead() throws {
+        func entryRecord(_ session: String, _ entry: Entry) -> [UInt8] {
+            var inner: [UInt8] = []
+            EntryFile.appendRecord(entry, to: &inner)
+            var record = [UInt8](repeating: 0, count: 8) + [1, UInt8(session.utf8.count)] + Array(session.utf8) + inner
+            record.withUnsafeMutableBytes { JournalFile.seal($0) }
+            return record
+        }
+        var bytes = JournalFile.headerVersion1 + entryRecord("a", Self.a1) + entryRecord("b", Self.b1)
+        JournalFile.appendFreshStart(session: try Self.name("b"), to: &bytes)
+        bytes += entryRecord("a", Self.b2) + Self.records([[("a", Self.a3), ("b", Self.b2)]])
+        let contents = JournalFile.decode(bytes)
+        #expect(contents.damage == nil)
+        #expect(contents.entries == [try Self.name("a"): [Self.a1, Self.b2, Self.a3], try Self.name("b"): [Self.b2]])
+        var damaged = bytes
+        damaged[JournalFile.header.count + 20] ^= 1
+        #expect(JournalFile.decode(damaged).validLength == JournalFile.header.count)
     }
 
     /// Names of up to 15 bytes live inside the string, longer ones outside it.
     @Test(arguments: [1, 15, 16, 64])
     func namesOfEveryLengthRoundTrip(length: Int) throws {
         let text = String(repeating: "n", count: length)
-        let bytes = Self.journal([(text, Self.a1), ("b", Self.b1), (text, Self.a2)])
-        #expect(JournalFile.decode(bytes).records[try Self.name(text)] == Self.records([Self.a1, Self.a2]))
+        let bytes = Self.journal([[(text, Self.a1), ("b", Self.b1), (text, Self.a2)]])
+        #expect(JournalFile.decode(bytes).entries[try Self.name(text)] == [Self.a1, Self.a2])
     }
 }

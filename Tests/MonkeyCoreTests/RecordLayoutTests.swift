@@ -2,7 +2,7 @@ import Testing
 
 @testable import MonkeyCore
 
-/// The bytes of an entries-file record and of a journal record, built here
+/// The bytes of an entries-file record and of the journal's records, built here
 /// from the layout monkeyd(8) documents: files written by one version are
 /// read by the next.
 @Suite("Record layouts")
@@ -33,13 +33,30 @@ struct RecordLayoutTests {
         #expect(output == [9] + Self.entryRecord)
     }
 
+    /// Unsigned LEB128, written here independently of `VarInt`.
+    static func leb128(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        repeat {
+            bytes.append(UInt8(value & 0x7F) | (value >= 0x80 ? 0x80 : 0))
+            value >>= 7
+        } while value > 0
+        return bytes
+    }
+
     @Test(arguments: ["s", "a-fifteen-bytes", "a.name.longer.than.fifteen.bytes"])
-    func aJournalEntryRecord(_ name: String) throws {
-        var output = RecordBuffer()
-        output.append(contentsOf: [9])
-        JournalFile.appendEntry(Self.entry, session: try #require(SessionName(name)), to: &output)
+    func aJournalEntriesRecord(_ name: String) throws {
+        let second = Entry(id: 300, number: 2, text: "", isHit: false)
+        var batch = JournalBatch()
+        batch.append(Self.entry, session: try #require(SessionName(name)))
+        batch.append(second, session: try #require(SessionName("t")))
+        batch.seal()
         let nameBytes = Array(name.utf8)
-        #expect(Array(output.bytes) == [9] + Self.framed([1, UInt8(nameBytes.count)] + nameBytes + Self.entryRecord))
+        let text = Array(Self.entry.text.utf8)
+        let expected = Self.framed(
+            [3, UInt8(nameBytes.count)] + nameBytes + Self.leb128(Self.entry.id) + Self.leb128(Self.entry.number) + [1]
+                + Self.leb128(UInt64(text.count)) + text + [1] + Array("t".utf8) + [0xAC, 0x02, 0x02, 0x00, 0x00])
+        #expect(Array(batch.records.bytes) == expected)
     }
 
     @Test func aJournalFreshStartRecord() throws {

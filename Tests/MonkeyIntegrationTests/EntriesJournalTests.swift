@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MonkeyCore
 import Testing
 
 /// The entries journal: what every session typed goes there at each sync,
@@ -8,13 +9,22 @@ import Testing
 @Suite("Entries journal")
 struct EntriesJournalTests {
     static let quickSync = "sync_interval = 20ms\n"
-    /// A journal record of an entry of session "s" with 5 monkeys: the
-    /// record header (8), kind and name length (2), the name (1) and the
-    /// entries-file record (30).
-    static let recordLength = 41
 
     static func size(_ path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    /// What the journal at `path` holds, as a daemon starting on it reads it.
+    static func journal(_ path: String) -> JournalContents {
+        JournalFile.decode((try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [])
+    }
+
+    /// The entries of `session` that the journal at `path` holds.
+    static func journaled(_ path: String, _ session: String = "s") -> [DurabilityTests.LoggedEntry] {
+        guard let name = SessionName(session) else { return [] }
+        return (journal(path).entries[name] ?? []).map {
+            DurabilityTests.LoggedEntry(id: $0.id, number: $0.number, text: $0.text, isHit: $0.isHit)
+        }
     }
 
     static func journalPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/journal" }
@@ -28,7 +38,7 @@ struct EntriesJournalTests {
         #expect(try eventually { try DurabilityTests.log(daemon, "s").count >= 20 })
         _ = try daemon.request("STOP s")
         let entries = try DurabilityTests.log(daemon, "s")
-        #expect(eventually { size(journalPath(state)) == 8 + recordLength * entries.count })
+        #expect(eventually { journaled(journalPath(state)) == entries })
         #expect(size(entriesPath(state)) == 8, "nothing is folded before the journal is large")
         try daemon.stop(signal: SIGKILL)
         return entries
@@ -69,10 +79,14 @@ struct EntriesJournalTests {
         let path = Self.journalPath(state)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
+        // A sync's entries are one record, kept whole or not at all.
+        let cutJournal = Self.journal(path)
+        let kept = cutJournal.entries[try #require(SessionName("s"))]?.count ?? 0
+        #expect(kept < entries.count)
+        let lost = entries.count - kept
         let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
-        let lost = (cut + Self.recordLength - 1) / Self.recordLength
         #expect(try DurabilityTests.log(again, "s") == Array(entries.dropLast(lost)))
-        #expect(again.startupLog.contains("cut it there") == (cut % Self.recordLength != 0))
+        #expect(again.startupLog.contains("cut it there") == (cutJournal.damage != nil))
         // Ids handed out before the crash are never given again.
         _ = try again.request("START s")
         #expect(try eventually { try DurabilityTests.log(again, "s").count > entries.count - lost })
@@ -84,7 +98,7 @@ struct EntriesJournalTests {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=5 interval=1ms")
-        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 10 * Self.recordLength })
+        #expect(eventually { Self.journaled(Self.journalPath(state)).count > 10 })
         _ = try daemon.request("STOP s")
         let entries = try DurabilityTests.log(daemon, "s")
         #expect(try daemon.stop() == 0)
@@ -118,11 +132,11 @@ struct EntriesJournalTests {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=5 interval=1ms")
-        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 20 * Self.recordLength })
+        #expect(eventually { Self.journaled(Self.journalPath(state)).count > 20 })
         let lastBeforeClear = try DurabilityTests.log(daemon, "s").last?.id ?? 0
         #expect(try daemon.request("CLEAR s") == ["OK cleared s"])
-        let journalAtClear = Self.size(Self.journalPath(state)) ?? 0
-        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > journalAtClear + 20 * Self.recordLength })
+        // A fresh start in the journal drops what came before; then new typing follows it.
+        #expect(eventually { Self.journaled(Self.journalPath(state)).count > 20 })
         _ = try daemon.request("STOP s")
         let afterClear = try DurabilityTests.log(daemon, "s")
         try daemon.stop(signal: SIGKILL)
@@ -139,7 +153,7 @@ struct EntriesJournalTests {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=5 interval=1ms")
-        #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 8 + 20 * Self.recordLength })
+        #expect(eventually { Self.journaled(Self.journalPath(state)).count > 20 })
         try BufferedEntriesTests.expectADeletedSessionToComeBackEmpty(
             daemon, state, configuration: Self.quickSync, stoppedBy: SIGKILL)
     }

@@ -35,6 +35,12 @@ public struct RecordBuffer: Sendable {
         append(length: bytes.count) { room in room.copyBytes(from: bytes) }
     }
 
+    /// Calls `body` with the records' bytes, to change them in place.
+    public mutating func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        let count = self.count
+        return storage.withUnsafeMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
     /// Empties the buffer, keeping its room.
     public mutating func removeAll() {
         count = 0

@@ -1,0 +1,133 @@
+/// Typed entries on their way to the journal, encoded as they are typed
+/// into the journal's entries records (see `JournalFile`). A record is
+/// sealed with its length and checksum once it is large or when the batch
+/// is handed to the writer, so a typed entry costs no checksum of its own.
+public struct JournalBatch: Sendable {
+    /// Whole journal records once sealed; until then the last one is open.
+    public private(set) var records: RecordBuffer
+    /// Where the open record starts; nil when none is open.
+    private var openStart: Int?
+
+    /// An empty batch filling `room` (emptied first), so that a buffer used
+    /// at every sync keeps the pages it already has.
+    public init(reusing room: consuming RecordBuffer = RecordBuffer()) {
+        room.removeAll()
+        records = room
+    }
+
+    public var isEmpty: Bool { records.isEmpty }
+    /// Bytes in the batch, sealed or not.
+    public var count: Int { records.count }
+
+    /// Appends an entry `session` typed.
+    public mutating func append(_ entry: Entry, session: SessionName) {
+        let (id, number, isHit) = (entry.id, entry.number, entry.isHit)
+        openRecord()
+        // Names of up to 15 bytes and short texts are stored in the strings
+        // themselves: no memory of their own to reach at every entry.
+        session.text.withUTF8Bytes { name in
+            entry.text.withUTF8Bytes { text in
+                let textLength = UInt64(text.count)
+                let length =
+                    1 + name.count + VarInt.length(of: id) + VarInt.length(of: number) + 1
+                    + VarInt.length(of: textLength) + text.count
+                records.append(length: length) { item in
+                    item[0] = UInt8(name.count)
+                    UnsafeMutableRawBufferPointer(rebasing: item[1...]).copyMemory(from: UnsafeRawBufferPointer(name))
+                    var offset = VarInt.store(id, in: item, at: 1 + name.count)
+                    offset = VarInt.store(number, in: item, at: offset)
+                    item[offset] = isHit ? 1 : 0
+                    offset = VarInt.store(textLength, in: item, at: offset + 1)
+                    UnsafeMutableRawBufferPointer(rebasing: item[offset...]).copyMemory(
+                        from: UnsafeRawBufferPointer(text))
+                }
+            }
+        }
+        sealIfLarge()
+    }
+
+    /// Seals the open record: `records` are then whole journal records.
+    public mutating func seal() {
+        guard let start = openStart else { return }
+        openStart = nil
+        records.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// Drops every entry of `session` (cleared or deleted: nothing it typed
+    /// before may reach its files).
+    public mutating func removeEntries(of session: SessionName) {
+        let name = Array(session.text.utf8)
+        var kept = JournalBatch()
+        records.bytes.withUnsafeBytes { bytes in
+            var recordStart = 0
+            while recordStart < bytes.count {
+                let end =
+                    recordStart == openStart
+                    ? bytes.count
+                    : recordStart + JournalFile.recordHeaderLength
+                        + Int(EntryFile.integer(UInt32.self, bytes, at: recordStart))
+                var offset = recordStart + JournalFile.recordHeaderLength + 1
+                while let item = JournalEntryItem(bytes, at: offset, end: end) {
+                    if !item.name.elementsEqual(name) {
+                        kept.appendItem(UnsafeRawBufferPointer(rebasing: bytes[offset..<item.end]))
+                    }
+                    offset = item.end
+                }
+                recordStart = end
+            }
+        }
+        self = kept
+    }
+
+    private mutating func openRecord() {
+        guard openStart == nil else { return }
+        openStart = records.count
+        records.append(length: JournalFile.recordHeaderLength + 1) { header in
+            header[JournalFile.recordHeaderLength] = JournalFile.Kind.entries.rawValue
+        }
+    }
+
+    private mutating func appendItem(_ item: UnsafeRawBufferPointer) {
+        openRecord()
+        records.append(length: item.count) { $0.copyMemory(from: item) }
+        sealIfLarge()
+    }
+
+    private mutating func sealIfLarge() {
+        if let start = openStart, records.count - start >= JournalFile.entriesRecordLimit { seal() }
+    }
+}
+
+/// One entry of a journal entries record, read in place.
+struct JournalEntryItem {
+    let name: UnsafeRawBufferPointer
+    let id: UInt64
+    let number: UInt64
+    let isHit: Bool
+    let text: UnsafeRawBufferPointer
+    /// The offset just past the entry.
+    let end: Int
+
+    /// Reads the entry at `offset`; nil if it does not fit before `end` or is malformed.
+    init?(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) {
+        let bytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        guard offset < end else { return nil }
+        let nameEnd = offset + 1 + Int(bytes[offset])
+        guard nameEnd < end else { return nil }
+        var position = nameEnd
+        guard let id = VarInt.load(from: bytes, at: &position), let number = VarInt.load(from: bytes, at: &position),
+            position < end, bytes[position] <= 1
+        else { return nil }
+        let isHit = bytes[position] == 1
+        position += 1
+        guard let textLength = VarInt.load(from: bytes, at: &position), textLength <= UInt64(end - position) else {
+            return nil
+        }
+        self.name = UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd])
+        self.id = id
+        self.number = number
+        self.isHit = isHit
+        self.text = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + Int(textLength))])
+        self.end = position + Int(textLength)
+    }
+}

@@ -1,0 +1,122 @@
+/// What reading a journal found: for each session, its entries since its
+/// last fresh start, and where and why reading stopped if the journal did
+/// not end cleanly.
+public struct JournalContents: Sendable, Equatable {
+    /// Entries by session, in journal order.
+    public var entries: [SessionName: [Entry]] = [:]
+    /// Bytes from the start that hold the header and good records.
+    public var validLength = 0
+    /// Why the rest was not read, if there is a rest.
+    public var damage: EntryFileContents.Damage?
+
+    public init() {}
+}
+
+extension JournalFile {
+    /// Reads a journal of either format version, stopping at the first
+    /// record that is torn or corrupt.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> JournalContents {
+        var contents = JournalContents()
+        let isVersion1 = bytes.count >= header.count && bytes[header.count - 1] == headerVersion1.last
+        guard
+            EntryFileContents.Damage.checkHeader(
+                isVersion1 ? headerVersion1 : header, of: bytes, damage: &contents.damage)
+        else { return contents }
+        var offset = header.count
+        while offset < bytes.count {
+            guard bytes.count - offset >= recordHeaderLength + 1 else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
+            let bodyStart = offset + recordHeaderLength
+            guard length >= 1, length <= maximumRecordLength else {
+                contents.damage = .badLength(offset: offset)
+                break
+            }
+            guard bytes.count - bodyStart >= length else {
+                contents.damage = .truncatedRecord(offset: offset)
+                break
+            }
+            let stored = EntryFile.integer(UInt32.self, bytes, at: offset + 4)
+            let computed = CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]),
+                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
+            // A record is taken whole or not at all.
+            guard stored == computed,
+                let changes = changes(in: UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]))
+            else {
+                contents.damage = .checksumMismatch(offset: offset)
+                break
+            }
+            for (name, entry) in changes {
+                if let entry {
+                    contents.entries[name, default: []].append(entry)
+                } else {
+                    contents.entries[name] = []
+                }
+            }
+            offset = bodyStart + length
+        }
+        contents.validLength = contents.damage == nil ? bytes.count : offset
+        return contents
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> JournalContents {
+        bytes.withUnsafeBytes { decode($0) }
+    }
+
+    /// What one record's body says, in order: an entry a session typed, or
+    /// nil for a fresh start; nil if the body is malformed.
+    private static func changes(in body: UnsafeRawBufferPointer) -> [(SessionName, Entry?)]? {
+        switch Kind(rawValue: body[0]) {
+        case .entries:
+            var changes: [(SessionName, Entry?)] = []
+            var offset = 1
+            // Consecutive entries of one session need its name checked once.
+            var last: (bytes: UnsafeRawBufferPointer, name: SessionName)?
+            while offset < body.count {
+                guard let item = JournalEntryItem(body, at: offset, end: body.count) else { return nil }
+                let name: SessionName
+                if let last, last.bytes.elementsEqual(item.name) {
+                    name = last.name
+                } else {
+                    guard let itemName = sessionName(item.name) else { return nil }
+                    name = itemName
+                }
+                last = (item.name, name)
+                let text = String(decoding: item.text, as: UTF8.self)
+                changes.append((name, Entry(id: item.id, number: item.number, text: text, isHit: item.isHit)))
+                offset = item.end
+            }
+            return changes
+        case .freshStart:
+            guard body.count >= 2, body.count == 2 + Int(body[1]),
+                let name = sessionName(UnsafeRawBufferPointer(rebasing: body[2...]))
+            else { return nil }
+            return [(name, nil)]
+        case .entry:
+            guard body.count >= 2 else { return nil }
+            let recordStart = 2 + Int(body[1])
+            guard body.count >= recordStart + EntryFile.recordLength(textLength: 0),
+                let name = sessionName(UnsafeRawBufferPointer(rebasing: body[2..<recordStart])),
+                Int(EntryFile.integer(UInt32.self, body, at: recordStart))
+                    == body.count - recordStart - EntryFile.recordHeaderLength,
+                body[recordStart + 24] <= 1
+            else { return nil }
+            let textStart = recordStart + EntryFile.recordLength(textLength: 0)
+            let entry = Entry(
+                id: EntryFile.integer(UInt64.self, body, at: recordStart + 8),
+                number: EntryFile.integer(UInt64.self, body, at: recordStart + 16),
+                text: String(decoding: UnsafeRawBufferPointer(rebasing: body[textStart...]), as: UTF8.self),
+                isHit: body[recordStart + 24] == 1)
+            return [(name, entry)]
+        case nil:
+            return nil
+        }
+    }
+
+    private static func sessionName(_ bytes: UnsafeRawBufferPointer) -> SessionName? {
+        SessionName(String(decoding: bytes, as: UTF8.self))
+    }
+}
