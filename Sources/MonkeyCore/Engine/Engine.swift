@@ -149,9 +149,8 @@ public struct Engine {
         }
         var batch = dueScratch
         batch.removeAll(keepingCapacity: true)
-        while let item = scheduler.popDue(by: now &+ coalescingWindow) {
-            if sessions.due(ofSlot: item.slot) == item.due { batch.append(item) }
-        }
+        // Stale items are told apart in the loop below, which checks each item anyway.
+        while let item = scheduler.popDue(by: now &+ coalescingWindow) { batch.append(item) }
         defer { dueScratch = batch }
         let window = coalescingWindow
         let catchUpWindow = self.catchUpWindow
