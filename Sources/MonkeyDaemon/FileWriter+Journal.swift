@@ -102,15 +102,17 @@ extension FileWriter {
     /// hold, up to any that does not follow the one before it (which the
     /// entries file could not take).
     func unfolded(_ contents: JournalContents, of name: SessionName) -> [Entry] {
-        guard let entries = contents.entries[name], let files = sessions[name] else { return [] }
-        var unfolded: [Entry] = []
-        var last: (id: UInt64, number: UInt64) = (0, 0)
-        for entry in entries {
-            guard entry.id > last.id && entry.number > last.number else { break }
-            last = (entry.id, entry.number)
-            if entry.id > files.lastID && entry.number > files.lastNumber { unfolded.append(entry) }
+        guard let entries = contents.entries[name], let files = sessions[name],
+            let start = entries.firstIndex(where: { $0.id > files.lastID && $0.number > files.lastNumber })
+        else { return [] }
+        var end = start + 1
+        while end < entries.count && entries[end].id > entries[end - 1].id
+            && entries[end].number > entries[end - 1].number
+        {
+            end += 1
         }
-        return unfolded
+        // Usually all of them: then the decoded array is shared, not copied, so a fold holds one copy.
+        return end - start == entries.count ? entries : Array(entries[start..<end])
     }
 
     /// Removes the folded journal; every session's records are in its
