@@ -153,8 +153,10 @@ extension Daemon {
         }
         let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         for event in reply.events { events.record(event) }
-        // Every change of state is an event; read-only requests leave the status alone.
-        if !reply.events.isEmpty { statusMayHaveChanged() }
+        // Every change of state is an event; read-only requests leave the
+        // status and the tick schedule alone, so they skip both.
+        let changedState = !reply.events.isEmpty
+        if changedState { statusMayHaveChanged() }
         if !reply.records.isEmpty {
             connection.output.withBytes { output in
                 for record in reply.records { ResponseEncoder.append(record, to: &output) }
@@ -173,7 +175,7 @@ extension Daemon {
         if case .delete(let name) = request, case .ok = reply.status {
             endFollowers(of: name, with: .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
         }
-        rearmTimer()
+        if changedState { rearmTimer() }
     }
 
     func appendStatus(_ status: Status, to connection: Connection) {
