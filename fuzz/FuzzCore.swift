@@ -1,8 +1,9 @@
 // libFuzzer entry over the pure core: bytes → LineFramer → RequestParser →
 // Engine.handle on a scratch state, with ticks and LOG/TAIL streams, and
-// every response line encoded and decoded again. Compiled together with
-// Sources/MonkeyCore by `make fuzz` (plain swiftc, not SwiftPM, whose
-// generated main would replace libFuzzer's).
+// every response line encoded and decoded again; the same bytes as the
+// files the daemon reads back (the entries journal, an entries file).
+// Compiled together with Sources/MonkeyCore by `make fuzz` (plain swiftc,
+// not SwiftPM, whose generated main would replace libFuzzer's).
 
 /// The harness's own limits are small so that each input runs fast and a
 /// crash, not a slow input, is what the fuzzer finds.
@@ -130,11 +131,45 @@ private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
+/// The same bytes as the files the daemon reads back: records of an
+/// entries journal (as they are, and sealed as one record so that its body
+/// is reached past the checksum) and an entries file. Reading stops cleanly
+/// whatever they hold, and the entries a journal yields come back the same
+/// through a new batch, also with one session's taken out.
+private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
+    var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + Array(bytes)
+    sealed.withUnsafeMutableBytes { JournalFile.seal($0) }
+    for journal in [JournalFile.header + Array(bytes), JournalFile.header + sealed] {
+        let contents = JournalFile.decode(journal)
+        precondition(
+            (contents.damage == nil) == (contents.validLength == journal.count)
+                && contents.validLength >= JournalFile.header.count,
+            "a journal read past its end or stopped without saying why")
+        var batch = JournalBatch()
+        for (name, entries) in contents.entries {
+            for entry in entries { batch.append(entry, session: name) }
+        }
+        // Fresh starts leave a session with no entries, which a batch cannot hold.
+        var rest = contents.entries.filter { !$0.value.isEmpty }
+        if let name = rest.keys.first {
+            batch.removeEntries(of: name)
+            rest[name] = nil
+        }
+        batch.seal()
+        precondition(
+            JournalFile.decode(JournalFile.header + batch.records.bytes).entries == rest,
+            "journal entries do not come back through a batch")
+    }
+    let entries = EntryFile.decode(EntryFile.header + Array(bytes), keepingLast: 8)
+    precondition(entries.entries.count <= min(8, entries.recordCount), "an entries file kept more than it held")
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCoreOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     runCore(bytes)
     runTextReaders(bytes)
+    runFileReaders(bytes)
     return 0
 }
