@@ -252,11 +252,13 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// The outbox with the reservations asked for, leaving an empty one.
     private func takeOutbox() -> Outbox {
         var taken = outbox
-        taken.entries.seal()
         var room = RecordBuffer()
         swap(&room, &spareRecords)
         outbox = Outbox()
-        outbox.entries = JournalBatch(reusing: room)
+        outbox.entries = JournalBatch(reusing: consume room)
+        // Only now is the taken buffer not shared with `outbox`: sealing it
+        // before would have copied it whole.
+        taken.entries.seal()
         for buffer in reservationRequests {
             guard let snapshot = buffer.wantedReservation else { continue }
             taken.reservations.append((snapshot, buffer.reservationSize))
