@@ -89,7 +89,7 @@ public struct JournalBatch: Sendable {
 
     private mutating func appendItem(_ item: UnsafeRawBufferPointer) {
         openRecord()
-        records.append(length: item.count) { $0.copyMemory(from: item) }
+        records.append(contentsOf: item)
         sealIfLarge()
     }
 
