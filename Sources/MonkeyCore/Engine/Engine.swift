@@ -138,20 +138,20 @@ public struct Engine {
     /// followed), and reschedules them.
     public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry, Bool) -> Void) -> [Event] {
         var events: [Event] = []
-        var rescheduled: [(slot: Int, due: UInt64)] = []
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
         let store = self.store
-        defer {
-            self.random = random
-            // Rescheduled sessions go back only after the loop: each ticks at most once per call.
-            for (slot, due) in rescheduled { scheduler.schedule(slot, at: due) }
-        }
-        var batch = dueScratch
+        defer { self.random = random }
+        // Taken out of `self` so that it is the buffer's only owner: emptying
+        // a shared buffer would allocate a new one at every wake-up.
+        var batch: [TickScheduler.Item] = []
+        swap(&batch, &dueScratch)
+        defer { swap(&batch, &dueScratch) }
         batch.removeAll(keepingCapacity: true)
-        // Stale items are told apart in the loop below, which checks each item anyway.
+        // Every due item leaves the scheduler before any goes back, so each
+        // session ticks at most once per call. Stale items are told apart in
+        // the loop below, which checks each item anyway.
         while let item = scheduler.popDue(by: now &+ coalescingWindow) { batch.append(item) }
-        defer { dueScratch = batch }
         let window = coalescingWindow
         let catchUpWindow = self.catchUpWindow
         for (index, item) in batch.enumerated() {
@@ -183,11 +183,11 @@ public struct Engine {
             guard let outcome else { continue }
             guard case .typed(let name, let entry, let next, let isFollowed) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
-                rescheduled.append((item.slot, item.due))
+                scheduler.schedule(item.slot, at: item.due)
                 continue
             }
             sessions.setDue(next, ofSlot: item.slot)
-            rescheduled.append((item.slot, next))
+            scheduler.schedule(item.slot, at: next)
             delivered(name, entry, isFollowed)
             if entry.isHit { events.append(hitEvent(name, entry)) }
         }
