@@ -5,6 +5,7 @@
 #include "CShim.h"
 #include <stdio.h>
 #include <errno.h>
+#include <malloc.h>
 #include <sys/random.h>
 #include <poll.h>
 #include <signal.h>
@@ -102,4 +103,8 @@ int monkey_read_signal(int fd) {
 
 int monkey_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int monkey_use_one_malloc_arena(void) {
+    return mallopt(M_ARENA_MAX, 1);
 }

@@ -8,8 +8,10 @@ import MonkeySystemd
 public enum MonkeyDaemon {
     public static func main(arguments: [String]) -> Never {
         Syscalls.lineBufferStandardStreams()
-        // Before any thread exists, so that all inherit the mask (see blockSignals).
+        // Before any thread exists, so that all inherit the mask (see blockSignals)
+        // and allocate from one heap (see useOneMallocArena).
         Syscalls.blockSignals(Daemon.handledSignals)
+        Syscalls.useOneMallocArena()
         let action: DaemonOptions.Action
         do {
             action = try DaemonOptions.parse(arguments, defaults: .current())

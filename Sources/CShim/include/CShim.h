@@ -43,4 +43,8 @@ int monkey_read_signal(int fd);
 /// syncfs(fd); Glibc's module hides it.
 int monkey_syncfs(int fd);
 
+/// mallopt(M_ARENA_MAX, 1): threads created from now on allocate from the
+/// main heap. Returns 1 on success.
+int monkey_use_one_malloc_arena(void);
+
 #endif
