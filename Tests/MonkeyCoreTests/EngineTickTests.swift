@@ -45,6 +45,19 @@ struct EngineTickTests {
         #expect(harness.engine.session(named: try #require(SessionName("a")))?.typed == 1)
     }
 
+    /// A wake-up types its sessions in the order of their slots in the
+    /// session table, whatever order they were started in (the walk through
+    /// memory the processor can read ahead), and keeps that order after.
+    @Test func aWakeUpTypesItsSessionsInSlotOrder() throws {
+        var harness = Harness()
+        let names = ["a", "b", "c", "d"]
+        for name in names { try harness.expectOK("START \(name)", now: 0) }
+        for name in names { try harness.expectOK("STOP \(name)", now: 0) }
+        for name in names.reversed() { try harness.expectOK("START \(name)", now: ms(1)) }
+        #expect(harness.tick(now: ms(110)).entries.map(\.session.text) == names)
+        #expect(harness.tick(now: ms(210)).entries.map(\.session.text) == names)
+    }
+
     /// The daemon's timer may repeat every coalescing window only while no
     /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {

@@ -36,6 +36,14 @@ struct TickSchedulerTests {
         #expect(scheduler.popDue(by: 40)?.slot == 40)
     }
 
+    @Test func itemsOrderByDueThenSlot() throws {
+        let items = [(5, 2), (5, 1), (3, 9), (5, 1)].map { TickScheduler.Item(due: $0.0, slot: $0.1) }
+        #expect(items.sorted().map(\.slot) == [9, 1, 1, 2])
+        #expect(!items.isInIncreasingOrder)
+        #expect(items.sorted().isInIncreasingOrder)
+        #expect([TickScheduler.Item]().isInIncreasingOrder && [items[0]].isInIncreasingOrder)
+    }
+
     @Test func sameSessionMayBeScheduledTwice() throws {
         var scheduler = TickScheduler()
         let a = 7

@@ -152,6 +152,13 @@ public struct Engine {
         // session ticks at most once per call. Stale items are told apart in
         // the loop below, which checks each item anyway.
         while let item = scheduler.popDue(by: now &+ coalescingWindow) { batch.append(item) }
+        // Sorted by due time and then slot (one due time on the tick grid),
+        // the batch walks the session table, and the logs that those sessions
+        // allocated as they grew together, from lower addresses to higher:
+        // a walk the processor reads ahead of the loop by itself.
+        // Sessions go back into the scheduler in the order they tick, so its
+        // queue keeps this order and only a batch with newcomers is sorted.
+        if !batch.isInIncreasingOrder { batch.sort() }
         let window = coalescingWindow
         let catchUpWindow = self.catchUpWindow
         for (index, item) in batch.enumerated() {

@@ -14,9 +14,14 @@
 /// interval gets a new due time, and the stale item is skipped when it
 /// surfaces (the caller checks `isCurrent`).
 public struct TickScheduler: Sendable {
-    public struct Item: Sendable, Equatable {
+    /// Ordered by due time, then by slot.
+    public struct Item: Sendable, Comparable {
         public let due: UInt64
         public let slot: Int
+
+        public static func < (left: Item, right: Item) -> Bool {
+            (left.due, left.slot) < (right.due, right.slot)
+        }
     }
 
     private var queue: [Item] = []
