@@ -1,12 +1,27 @@
 /// A session's retained entries, oldest first, holding at most `capacity`
 /// (older ones are dropped; numbers and ids are never changed).
 ///
-/// A ring buffer that grows to its capacity on demand, so a session with few
-/// entries costs little.
+/// Entries live in chunks of eight (`EntryChunk`). Only the newest chunk is
+/// written: a tick's append touches that chunk and the log's own fields,
+/// which lie in the session's slot, never an array header far from the
+/// entry, and a growing log never copies what it holds. With thousands of
+/// sessions, reaching a big array's header and its end at every tick was
+/// most of a tick's cost. Sessions that fill their chunks at the same tick
+/// allocate the new ones one after another, in the order they tick, so a
+/// wake-up's appends walk memory upwards. Full chunks never change: copies
+/// of a log share them, and retention drops them whole.
 public struct EntryLog: Sendable {
-    private var storage: [Entry] = []
-    /// Index in `storage` of the oldest entry once the ring has wrapped.
-    private var head = 0
+    /// Full chunks, oldest first, from `firstFull` on (earlier slots are
+    /// dropped chunks, removed in bulk now and then).
+    private var full: [EntryChunk?] = []
+    private var firstFull = 0
+    /// The chunk being filled (nil while the log is empty), and how many
+    /// of its slots hold entries.
+    private var filling: EntryChunk?
+    private var fillingCount = 0
+    /// Entries already dropped from the oldest chunk.
+    private var droppedInOldest = 0
+    public private(set) var count = 0
     public private(set) var capacity: Int
 
     public init(capacity: Int) {
@@ -14,47 +29,70 @@ public struct EntryLog: Sendable {
         self.capacity = capacity
     }
 
-    public var count: Int { storage.count }
-    public var isEmpty: Bool { storage.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// The entry at `position`, 0 being the oldest retained.
     public subscript(position: Int) -> Entry {
-        storage[(head + position) % storage.count]
+        precondition(position >= 0 && position < count, "no entry at this position")
+        let index = position + droppedInOldest
+        let chunk = index / EntryChunk.size
+        let fullCount = full.count - firstFull
+        guard let holder = chunk < fullCount ? full[firstFull + chunk] : filling else {
+            preconditionFailure("a position below count lies in a chunk the log holds")
+        }
+        return holder[index % EntryChunk.size]
     }
 
-    public var newest: Entry? { isEmpty ? nil : self[count - 1] }
+    public var newest: Entry? { isEmpty ? nil : filling?[fillingCount - 1] }
     public var oldest: Entry? { isEmpty ? nil : self[0] }
 
     /// Reads where the next entry goes (see `SessionTable.touch`).
     func touch() -> Int {
-        guard !storage.isEmpty else { return 0 }
-        return Int(truncatingIfNeeded: storage[storage.count < capacity ? storage.count - 1 : head].id)
+        guard let filling else { return 0 }
+        return Int(truncatingIfNeeded: filling.id(inSlot: fillingCount - 1))
     }
 
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {
-        if storage.count < capacity {
-            storage.append(entry)
-            return false
+        if fillingCount == EntryChunk.size || filling == nil {
+            if let filled = filling { full.append(filled) }
+            filling = EntryChunk(first: entry)
+            fillingCount = 1
+        } else {
+            // A copy of the log shares the chunk: the first write copies it.
+            if !isKnownUniquelyReferenced(&filling) { filling = filling?.copy() }
+            filling?.write(entry, toSlot: fillingCount)
+            fillingCount += 1
         }
-        storage[head] = entry
-        head = (head + 1) % storage.count
+        count += 1
+        guard count > capacity else { return false }
+        count -= 1
+        droppedInOldest += 1
+        guard droppedInOldest == EntryChunk.size else { return true }
+        // All of the oldest chunk is dropped. It is a full one: the chunk
+        // being filled holds the newest entry, which is never dropped.
+        full[firstFull] = nil
+        firstFull += 1
+        droppedInOldest = 0
+        // Dropped slots are removed in bulk, so dropping stays O(1) on average.
+        if firstFull >= 64 && firstFull * 2 >= full.count {
+            full.removeFirst(firstFull)
+            firstFull = 0
+        }
         return true
     }
 
     public mutating func removeAll() {
-        storage = []
-        head = 0
+        self = EntryLog(capacity: capacity)
     }
 
     /// Changes the capacity, dropping the oldest entries if it shrinks.
     public mutating func setCapacity(_ newCapacity: Int) {
         precondition(newCapacity > 0, "a log holds at least one entry")
-        let kept = (max(0, count - newCapacity)..<count).map { self[$0] }
-        storage = kept
-        head = 0
-        capacity = newCapacity
+        var resized = EntryLog(capacity: newCapacity)
+        for position in max(0, count - newCapacity)..<count { resized.append(self[position]) }
+        self = resized
     }
 
     /// The position of the first entry whose id is greater than `id`

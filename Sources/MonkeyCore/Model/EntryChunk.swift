@@ -1,0 +1,94 @@
+/// Eight consecutive entries of one log in one allocation, each packed
+/// into 24 bytes (see `PackedEntry`). The log writes each slot once, in
+/// order, and copies a chunk it shares before writing to it.
+final class EntryChunk: @unchecked Sendable {
+    typealias Slots = InlineArray<8, PackedEntry>
+    static let size = Slots.count
+    // Unchecked: only a log holding the one reference writes (see above),
+    // the discipline of an array's copy on write.
+    private var slots: Slots
+    /// Texts too long to pack, in the order their entries were written.
+    private var longTexts: [String] = []
+
+    /// A chunk whose first slot holds `entry`.
+    init(first entry: Entry) {
+        slots = Slots(repeating: PackedEntry(id: 0, number: 0, isHit: false, longTextIndex: 0))
+        write(entry, toSlot: 0)
+    }
+
+    private init(copying chunk: EntryChunk) {
+        slots = chunk.slots
+        longTexts = chunk.longTexts
+    }
+
+    func copy() -> EntryChunk { EntryChunk(copying: self) }
+
+    /// The id in `slot`, read without building the entry.
+    func id(inSlot slot: Int) -> UInt64 { slots[slot].id }
+
+    subscript(slot: Int) -> Entry {
+        let packed = slots[slot]
+        let text = packed.longTextIndex.map { longTexts[$0] } ?? packed.inlineText
+        return Entry(id: packed.id, number: packed.number, text: text, isHit: packed.isHit)
+    }
+
+    func write(_ entry: Entry, toSlot slot: Int) {
+        var text = entry.text
+        let inline = text.withUTF8 { bytes in
+            bytes.count <= PackedEntry.inlineCapacity
+                ? PackedEntry(id: entry.id, number: entry.number, isHit: entry.isHit, inlineText: bytes) : nil
+        }
+        if let inline {
+            slots[slot] = inline
+        } else {
+            slots[slot] = PackedEntry(
+                id: entry.id, number: entry.number, isHit: entry.isHit, longTextIndex: longTexts.count)
+            longTexts.append(entry.text)
+        }
+    }
+}
+
+/// An entry in 24 bytes. A text of up to seven UTF-8 bytes (five monkeys
+/// typing ASCII need five) lies in the entry itself; a longer one lies in
+/// its chunk's list, and the entry holds its index there.
+struct PackedEntry {
+    static let inlineCapacity = 7
+    private static let longMarker: UInt64 = 0x0F
+
+    let id: UInt64
+    let number: UInt64
+    /// Bytes 0-6: the text, or the long text's index; byte 7: the text's
+    /// length (`longMarker` for a long text) in bits 0-3, the hit flag in bit 7.
+    private let word: UInt64
+
+    init(id: UInt64, number: UInt64, isHit: Bool, inlineText bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= Self.inlineCapacity, "an inline text has at most seven bytes")
+        var word = UInt64(bytes.count) << 56
+        for (index, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * UInt64(index)) }
+        self.init(id: id, number: number, isHit: isHit, word: word)
+    }
+
+    init(id: UInt64, number: UInt64, isHit: Bool, longTextIndex: Int) {
+        self.init(id: id, number: number, isHit: isHit, word: Self.longMarker << 56 | UInt64(longTextIndex))
+    }
+
+    private init(id: UInt64, number: UInt64, isHit: Bool, word: UInt64) {
+        self.id = id
+        self.number = number
+        self.word = isHit ? word | 1 << 63 : word
+    }
+
+    var isHit: Bool { word >> 63 != 0 }
+
+    private var length: UInt64 { word >> 56 & 0x0F }
+
+    /// Where the text lies in the chunk's list; nil if it is inline.
+    var longTextIndex: Int? {
+        length == Self.longMarker ? Int(truncatingIfNeeded: word & 0xFF_FFFF_FFFF_FFFF) : nil
+    }
+
+    /// The inline text (meaningful only when `longTextIndex` is nil).
+    var inlineText: String {
+        withUnsafeBytes(of: word.littleEndian) { String(decoding: $0.prefix(Int(length)), as: UTF8.self) }
+    }
+}
