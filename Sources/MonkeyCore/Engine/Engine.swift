@@ -30,7 +30,7 @@ public struct Engine {
     /// How many sessions of a batch are read ahead of typing at a time: enough
     /// for their cache misses to overlap, few enough that what was read is
     /// still in cache when they type. Reading a whole batch of 1,000 ahead,
-    /// the log's header was evicted again before its append.
+    /// what was read for the first sessions was evicted again before they typed.
     static let sessionsReadAhead = 64
     /// Slots of typing sessions whose own window (a sixteenth of their
     /// interval) is shorter than `coalescingWindow`.
