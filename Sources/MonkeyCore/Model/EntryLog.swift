@@ -21,6 +21,8 @@ public struct EntryLog: Sendable {
     private var fillingCount = 0
     /// Entries already dropped from the oldest chunk.
     private var droppedInOldest = 0
+    /// Kept, not derived from the fields above: deriving it would read the
+    /// full chunks' array header at every append, the miss the chunks avoid.
     public private(set) var count = 0
     public private(set) var capacity: Int
 
