@@ -201,11 +201,12 @@ struct DurabilityTests {
         // Synced: the entries journal holds every entry.
         #expect(eventually { EntriesJournalTests.journaled(EntriesJournalTests.journalPath(state)).count == typed })
         let before = daemon.contextSwitches()
-        usleep(300_000)  // an observation window of 15 sync intervals, not synchronisation
+        usleep(600_000)  // an observation window of 30 sync intervals, not synchronisation
         let after = daemon.contextSwitches()
-        // A sync timer left running would switch at least 15 times; a few
-        // switches are the daemon finishing the last request under load.
-        #expect(after - before < 5, "\(before) then \(after)")
+        // A sync timer left running would switch at least 30 times; a few
+        // switches are the daemon finishing the last request under load
+        // (5 were seen once in CI, on a loaded machine).
+        #expect(after - before < 10, "\(before) then \(after)")
     }
 
     /// The values of a state file's lines.
