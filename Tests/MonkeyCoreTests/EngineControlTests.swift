@@ -77,7 +77,9 @@ struct EngineControlTests {
         #expect(harness.tick(now: ms(200)).entries.map(\.entry.text) == ["yyyyy"])
         try harness.expectOK("SET a interval=1s", now: ms(250))
         #expect(harness.tick(now: ms(300)).entries.isEmpty, "the old schedule is gone")
-        #expect(harness.tick(now: ms(1249)).entries.count == 1, "due at 1.25 s, within the coalescing window")
+        #expect(
+            harness.tick(now: ms(1299)).entries.count == 1,
+            "due at 1.25 s, on to its 100 ms step at 1.3 s, within the coalescing window")
         #expect(try harness.status("a").value("interval") == "1s")
         #expect(try harness.send("SET b monkeys=2").errorCode == .noSuchSession)
     }

@@ -54,8 +54,8 @@ struct EngineTickTests {
         for name in names { try harness.expectOK("START \(name)", now: 0) }
         for name in names { try harness.expectOK("STOP \(name)", now: 0) }
         for name in names.reversed() { try harness.expectOK("START \(name)", now: ms(1)) }
-        #expect(harness.tick(now: ms(110)).entries.map(\.session.text) == names)
-        #expect(harness.tick(now: ms(210)).entries.map(\.session.text) == names)
+        #expect(harness.tick(now: ms(120)).entries.map(\.session.text) == names)
+        #expect(harness.tick(now: ms(220)).entries.map(\.session.text) == names)
     }
 
     /// The daemon's timer may repeat every coalescing window only while no
@@ -81,23 +81,30 @@ struct EngineTickTests {
     }
 
     /// Sessions whose interval is a whole number of 10 ms steps tick on
-    /// multiples of 10 ms, however their starts were spread, so that they
-    /// share wake-ups; each still ticks once per interval.
+    /// multiples of their grid step (20 ms for 100 ms, 50 ms for 250 ms; see
+    /// `TickGrid`), however their starts were spread, so that they share
+    /// wake-ups; each still ticks once per interval. One off the grid (d)
+    /// keeps its own phase, and ticks due within the coalescing window of a
+    /// wake-up share it.
     @Test func sessionsOnTheTickGridShareItsPoints() throws {
         var harness = Harness()
         #expect(harness.engine.tickGrid == ms(10))
         try harness.expectOK("START a", now: ms(3))
-        try harness.expectOK("START b", now: ms(10) - 1)
+        try harness.expectOK("START b", now: ms(20) - 1)
         try harness.expectOK("START c interval=250ms", now: ms(12))
         try harness.expectOK("START d interval=55ms", now: ms(12))
+        try harness.expectOK("START e interval=30ms", now: ms(101))
         var wakeUps: [(UInt64, [String])] = []
         while let deadline = harness.engine.nextDeadline(), deadline <= ms(400) {
             wakeUps.append((deadline, harness.tick(now: deadline).entries.map(\.session.text).sorted()))
         }
-        #expect(wakeUps.map(\.0) == [67, 110, 122, 177, 210, 232, 270, 287, 310, 342, 397].map(ms))
+        #expect(
+            wakeUps.map(\.0)
+                == [67, 120, 140, 170, 177, 200, 220, 230, 260, 287, 290, 300, 320, 342, 350, 380, 397].map(ms))
         #expect(
             wakeUps.map(\.1) == [
-                ["d"], ["a", "b"], ["d"], ["d"], ["a", "b"], ["d"], ["c"], ["d"], ["a", "b"], ["d"], ["d"],
+                ["d"], ["a", "b", "d"], ["e"], ["e"], ["d"], ["e"], ["a", "b"], ["d", "e"], ["e"], ["d"], ["e"],
+                ["c"], ["a", "b", "e"], ["d"], ["e"], ["e"], ["d"],
             ])
     }
 
@@ -111,13 +118,14 @@ struct EngineTickTests {
         try harness.expectOK("START b interval=20ms")
         #expect(harness.engine.repeatingPeriod == ms(10), "all on the grid, short intervals too")
         try harness.expectOK("STOP b")
+        #expect(harness.engine.repeatingPeriod == ms(20), "the step of 100 ms sessions")
         try harness.expectOK("SET a interval=105ms")
         #expect(harness.engine.repeatingPeriod == harness.engine.coalescingWindow)
         try harness.expectOK("START c interval=45ms")
         #expect(harness.engine.repeatingPeriod == nil, "c may run less than a whole window early")
         try harness.expectOK("DELETE c")
         try harness.expectOK("SET a interval=1s")
-        #expect(harness.engine.repeatingPeriod == ms(10))
+        #expect(harness.engine.repeatingPeriod == ms(100))
     }
 
     @Test func aLateDaemonSkipsMissedTicks() throws {
@@ -261,8 +269,8 @@ struct EngineTickTests {
         var harness = Harness()
         try harness.expectOK("START a interval=1s")
         try harness.expectOK("SET a interval=200ms", now: ms(10))
-        #expect(harness.engine.nextDeadline() == ms(210))
+        #expect(harness.engine.nextDeadline() == ms(220), "210 ms, on to its 20 ms step")
         try harness.expectOK("SET a interval=2s", now: ms(20))
-        #expect(harness.engine.nextDeadline() == ms(2_020))
+        #expect(harness.engine.nextDeadline() == ms(2_100), "2,020 ms, on to its 100 ms step")
     }
 }

@@ -14,13 +14,16 @@ public struct Engine {
     /// together share one timer wake-up; never more than a sixteenth of the
     /// session's interval, so short intervals keep a steady rhythm.
     public var coalescingWindow: UInt64 = 3_000_000
-    /// Sessions whose interval is a whole number of these tick at multiples
-    /// of it (0: no grid), so that all of them share the few wake-ups at grid
-    /// points and a timer repeating once per step serves them on time:
-    /// one wake-up per step rather than per `coalescingWindow`. Each such
-    /// session still ticks exactly once per interval; only its first tick
-    /// may come up to one step later than one interval after it started.
-    public var tickGrid: UInt64 = 10_000_000
+    /// The finest step of the tick grid (0: no grid; see `TickGrid`):
+    /// sessions whose interval is a whole number of it share the few
+    /// wake-ups at grid points, and a timer repeating once per step serves
+    /// them on time: one wake-up per step rather than per `coalescingWindow`.
+    /// Set only while no session types.
+    public var tickGrid: UInt64 {
+        get { grid.base }
+        set { grid.base = newValue }
+    }
+    private var grid = TickGrid(base: 10_000_000)
     /// How late a tick may be and still be made up rather than skipped.
     public var catchUpWindow: UInt64 = 20_000_000
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
@@ -35,8 +38,6 @@ public struct Engine {
     /// Slots of typing sessions whose own window (a sixteenth of their
     /// interval) is shorter than `coalescingWindow`.
     private var shortIntervalSlots = Set<Int>()
-    /// Slots of typing sessions that do not tick on the `tickGrid`.
-    private var offGridSlots = Set<Int>()
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
@@ -219,42 +220,25 @@ public struct Engine {
     public var hasShortIntervals: Bool { !shortIntervalSlots.isEmpty }
 
     /// How often a timer repeating from the next deadline must fire to run
-    /// every typing session's ticks on time, or nil when none can: every
-    /// `tickGrid` step when all of them tick on the grid, else every
+    /// every typing session's ticks on time, or nil when none can: the
+    /// grid's period when all of them tick on the grid, else every
     /// `coalescingWindow` if each may run that much early.
     public var repeatingPeriod: UInt64? {
-        if offGridSlots.isEmpty && tickGrid > 0 { return tickGrid }
+        if let period = grid.period { return period }
         return hasShortIntervals || coalescingWindow == 0 ? nil : coalescingWindow
-    }
-
-    /// When a session that starts typing (or changes its interval) at `now`
-    /// first ticks: one interval later, moved on to the next `tickGrid`
-    /// point if its interval is a whole number of grid steps.
-    func firstDue(interval: UInt64, now: UInt64) -> UInt64 {
-        let due = now + interval
-        guard isOnGrid(interval) else { return due }
-        return due + (tickGrid - due % tickGrid) % tickGrid
-    }
-
-    private func isOnGrid(_ interval: UInt64) -> Bool {
-        tickGrid > 0 && interval % tickGrid == 0
     }
 
     mutating func scheduleFirstTick(_ name: SessionName, now: UInt64) {
         guard let slot = sessions.slot(of: name), let interval = sessions[name]?.session.settings.interval.nanoseconds
         else { return }
-        let due = firstDue(interval: interval, now: now)
+        let due = grid.firstDue(interval: interval, now: now)
         sessions.setDue(due, ofSlot: slot)
         if interval / 16 < coalescingWindow {
             shortIntervalSlots.insert(slot)
         } else {
             shortIntervalSlots.remove(slot)
         }
-        if isOnGrid(interval) {
-            offGridSlots.remove(slot)
-        } else {
-            offGridSlots.insert(slot)
-        }
+        grid.place(slot: slot, interval: interval)
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
@@ -266,7 +250,7 @@ public struct Engine {
         guard let slot = sessions.slot(of: name) else { return }
         sessions.setDue(nil, ofSlot: slot)
         shortIntervalSlots.remove(slot)
-        offGridSlots.remove(slot)
+        grid.remove(slot: slot)
     }
 
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
