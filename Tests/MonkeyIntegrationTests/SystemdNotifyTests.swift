@@ -34,6 +34,20 @@ struct SystemdNotifyTests {
         for _ in 0..<5 { #expect(daemon.notify.waitFor("WATCHDOG=1") != nil) }
     }
 
+    /// Requests that never stop coming must not hold up the rest of the
+    /// daemon's work: the loop that reads them gives the queue back every
+    /// few tens of milliseconds, and the watchdog is still petted.
+    @Test func watchdogIsPettedWhileClientsKeepTheSocketBusy() throws {
+        let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "200000"])
+        _ = try #require(daemon.notify.waitFor("WATCHDOG=1"))
+        let client = try PingingClient(daemon)
+        defer { client.stop() }
+        #expect(eventually { client.answered > 100_000 })
+        while daemon.notify.receive(timeout: 0) != nil {}
+        for _ in 0..<5 { #expect(daemon.notify.waitFor("WATCHDOG=1", timeout: 2) != nil) }
+        #expect(client.failure == nil)
+    }
+
     @Test func watchdogMeantForAnotherProcessIsIgnored() throws {
         let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "20000", "WATCHDOG_PID": "1"])
         _ = try daemon.request("START busy interval=1ms")
@@ -64,4 +78,41 @@ struct SystemdNotifyTests {
         #expect(daemon.notify.waitFor("STOPPING=1") != nil)
         #expect(try daemon.waitForExit() == 0)
     }
+}
+
+/// Keeps the daemon's socket busy: one thread writes PINGs as fast as the
+/// socket takes them, so that requests always wait to be read, and another
+/// counts the answers, reading them in bulk so that they never back up.
+final class PingingClient: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var error: String?
+    private var isStopped = false
+    private let connection: ClientConnection
+
+    init(_ daemon: DaemonProcess) throws {
+        connection = try daemon.connect()
+        let batch = [UInt8](String(repeating: "PING\n", count: 10_000).utf8)
+        Thread { [self] in
+            do {
+                while !stopped { try connection.send(batch) }
+            } catch {
+                lock.withLock { self.error = "\(error)" }
+            }
+        }.start()
+        Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !stopped {
+                let length = buffer.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+                guard length > 0 else { break }
+                let answers = buffer[..<length].lazy.filter { $0 == 0x0A }.count
+                lock.withLock { count += answers }
+            }
+        }.start()
+    }
+
+    var answered: Int { lock.withLock { count } }
+    var failure: String? { lock.withLock { error } }
+    private var stopped: Bool { lock.withLock { isStopped } }
+    func stop() { lock.withLock { isStopped = true } }
 }
