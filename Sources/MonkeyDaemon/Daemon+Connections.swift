@@ -19,8 +19,8 @@ extension Daemon {
     /// How long `pollReady` keeps the queue while requests keep coming: the
     /// other work on it (the sync, status, idle and watchdog timers and the
     /// sync's completion) waits at most this long behind a busy socket.
-    /// Each return costs a round through Dispatch (its manager thread, then
-    /// a worker wake up) while clients wait: with 50 busy connections,
+    /// Each return costs a round through Dispatch (its manager thread wakes,
+    /// then a worker) while clients wait: with 50 busy connections,
     /// returning every 5 ms answered about 11 % fewer requests a second
     /// than returning every 20 ms (14 runs of each, side by side).
     static let longestLinger: UInt64 = 20_000_000

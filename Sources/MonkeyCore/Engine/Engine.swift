@@ -16,8 +16,8 @@ public struct Engine {
     public var coalescingWindow: UInt64 = 3_000_000
     /// The finest step of the tick grid (0: no grid; see `TickGrid`):
     /// sessions whose interval is a whole number of it share the few
-    /// wake-ups at grid points, and a timer repeating once per step serves
-    /// them on time: one wake-up per step rather than per `coalescingWindow`.
+    /// wake-ups at grid points, and a timer repeating with the grid's period
+    /// serves them on time, rather than one waking every `coalescingWindow`.
     /// Set only while no session types.
     public var tickGrid: UInt64 {
         get { grid.base }
