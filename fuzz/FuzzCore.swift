@@ -23,7 +23,7 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
     guard let first = bytes.first else { return }
     // The first byte picks the line limit and how the rest is cut into reads.
     let limits = fuzzLimits(lineLength: 16 + Int(first) * 4)
-    var engine = Engine(limits: limits, seed: UInt64(first), store: EphemeralStore())
+    var engine = Engine(limits: limits, seed: UInt64(first))
     var framer = LineFramer(maximumLength: limits.maximumLineLength)
     let parser = RequestParser(limits: limits)
     var chunking = WyRand(seed: UInt64(first) &* 0x9E37_79B9)
@@ -51,10 +51,17 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
             }
             let peer = Peer(uid: 1000, pid: 1, mayChange: requestCount % 7 != 0)
             let before = state(of: engine)
-            let reply = engine.handle(request, from: peer, now: now)
+            let deadline = engine.nextDeadline()
+            var reply = engine.handle(request, from: peer, now: now)
             if case .error = reply.status {
-                precondition(reply.events.isEmpty, "a refused request logged a change")
+                precondition(reply.events.isEmpty && reply.change == nil, "a refused request logged a change")
                 precondition(state(of: engine) == before, "a refused request changed state")
+            }
+            // Every third change cannot be made durable: it is taken back whole.
+            if let change = reply.change, requestCount % 3 == 0 {
+                reply = engine.revert(change, because: StorageError("the fuzzer's disk is full"))
+                precondition(state(of: engine) == before, "a reverted change left state behind")
+                precondition(engine.nextDeadline() == deadline, "a reverted change moved the schedule")
             }
             for record in reply.records { ResponseEncoder.append(record, to: &output) }
             if let status = reply.status { ResponseEncoder.append(status, to: &output) }
@@ -72,11 +79,26 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
                     precondition(rounds < 100_000, "a listing that never ends")
                 }
             }
+            if var metrics = reply.metrics {
+                var exposition: [UInt8] = []
+                var rounds = 0
+                while !engine.fill(&metrics, into: &exposition, byteLimit: exposition.count + 512) {
+                    rounds += 1
+                    precondition(rounds < 100_000, "metrics that never end")
+                }
+                for line in exposition.split(separator: 0x0A) {
+                    precondition(
+                        line.first == UInt8(ascii: "#") || line.starts(with: Array("monkeyd_".utf8)),
+                        "a metrics line that is neither a comment nor a sample")
+                }
+            }
             checkDecodable(output)
             checkEntriesInOrder(output)
             now += 3_000_000
-            _ = engine.runDueTicks(now: now) { _, entry, _ in
-                precondition(entry.number >= 1 && entry.id >= 1, "entries are numbered from 1")
+            var typed: [TypedEntry] = []
+            _ = engine.runDueTicks(now: now, into: &typed)
+            for item in typed {
+                precondition(item.entry.number >= 1 && item.entry.id >= 1, "entries are numbered from 1")
             }
         }
     }

@@ -1,44 +1,61 @@
 import MonkeyCore
 
 /// One client of the daemon: its framer, queued output and what it is
-/// waiting for. Owned and touched only by the daemon's queue.
+/// doing (`phase`). Owned and touched only by the daemon's queue.
 final class Connection {
     let fd: Int32
     let token: UInt64
     let peer: Peer
     var framer: LineFramer
     var output = OutputBuffer()
+    var phase = Phase.requests
     /// Bytes read but not yet framed, because a response ahead of them is
     /// still being written. Kept raw and cut one line at a time, so that
     /// pipelined requests cost at most one read's worth of memory; nothing
     /// more is read until they are used up.
     private var input: [UInt8] = []
     private var inputStart = 0
-    /// A LOG or TAIL replay still being written.
-    var stream: LogStream?
-    /// A STATUS of every session still being written.
-    var listing: SessionListing?
-    /// A response is still being written as the client reads: nothing else
-    /// is read or answered meanwhile.
-    var isStreaming: Bool { stream != nil || listing != nil }
-    /// Following a session live (TAIL, caught up).
-    var followedSession: SessionName?
-    /// Entries up to this id are not sent to the follower (TAIL after= beyond the newest entry).
-    var followsAfterID: UInt64 = 0
-    /// Entries skipped because the client did not read; reported in one
-    /// `lost` record when it catches up.
-    var lostCount: UInt64 = 0
-    var isSkipping = false
-    /// When new entries were last written to this follower (see `flushFollowers`).
-    var lastFollowerWrite: UInt64 = 0
     /// The client will send nothing more (end of file).
     var inputClosed = false
-    /// Close once the queued output is written (QUIT, busy, shutdown).
-    var closeAfterFlush = false
-    /// Whether the poller is asked for readability and writability.
-    var interest: (readable: Bool, writable: Bool) = (true, false)
+    /// What the poller is asked to report for it (see `interest`).
+    var watched = Interest(readable: true, writable: false)
     /// Since when the client has left half a line and is waiting (for the idle timeout).
     var partialLineSince: UInt64?
+
+    /// What a connection is doing. Everything that depends on it (what the
+    /// poller watches, what a line read means, what shutdown says) is
+    /// derived from it in one place each; a new kind of stream is a new case.
+    enum Phase {
+        /// Reading requests and answering them in order.
+        case requests
+        /// A LOG or TAIL replay being written as the client reads; a TAIL's
+        /// then follows.
+        case replaying(LogStream)
+        /// A STATUS of every session being written as the client reads.
+        case listing(SessionListing)
+        /// METRICS being written as the client reads.
+        case reportingMetrics(MetricsListing)
+        /// A TAIL caught up with typing: new entries are written as they
+        /// are typed, until the client sends a line or hangs up.
+        case following(Following)
+        /// Closing once what is queued is written (QUIT, busy, shutdown).
+        case closing
+    }
+
+    /// A live TAIL.
+    struct Following {
+        let session: SessionName
+        /// Entries up to this id are not sent (TAIL after= beyond the newest entry).
+        let afterID: UInt64
+        var backlog: FollowerBacklog
+        /// When new entries were last written (see `TickPlan.writesFollowerNow`).
+        var lastWrite: UInt64 = 0
+    }
+
+    struct Interest: Equatable {
+        var readable: Bool
+        var writable: Bool
+    }
 
     init(fd: Int32, token: UInt64, peer: Peer, maximumLineLength: Int) {
         self.fd = fd
@@ -47,10 +64,53 @@ final class Connection {
         self.framer = LineFramer(maximumLength: maximumLineLength)
     }
 
-    var isTailing: Bool { followedSession != nil || stream?.isFollowing == true }
+    /// A response is still being generated as the client reads: nothing
+    /// else is answered meanwhile.
+    var isStreaming: Bool {
+        switch phase {
+        case .replaying, .listing, .reportingMetrics: true
+        case .requests, .following, .closing: false
+        }
+    }
 
-    /// The connection waits for its current response before handling more lines.
-    var isBusy: Bool { stream != nil || followedSession != nil }
+    /// In a TAIL (replaying or following): any line the client sends ends it.
+    var isTailing: Bool {
+        switch phase {
+        case .replaying(let stream): stream.isFollowing
+        case .following: true
+        case .requests, .listing, .reportingMetrics, .closing: false
+        }
+    }
+
+    /// What the poller watches for, derived from the phase: readability
+    /// when a line from the client would be acted on (a request, or the
+    /// line that ends a TAIL) and there is room for its answer;
+    /// writability while output waits or a stream has more to generate.
+    func interest(outputLimit: Int) -> Interest {
+        let mayRead: Bool
+        let moreToWrite: Bool
+        switch phase {
+        case .requests:
+            mayRead = output.pendingCount < outputLimit
+            // Lines still waiting after `service` gave up its turn (its round
+            // limit) must bring it back: writability fires at once and does.
+            moreToWrite = hasPendingInput
+        case .replaying(let stream):
+            mayRead = stream.isFollowing
+            moreToWrite = true
+        case .listing, .reportingMetrics:
+            mayRead = false
+            moreToWrite = true
+        case .following:
+            mayRead = true
+            moreToWrite = false
+        case .closing:
+            mayRead = false
+            moreToWrite = false
+        }
+        return Interest(
+            readable: mayRead && !inputClosed && !hasPendingInput, writable: moreToWrite || !output.isEmpty)
+    }
 
     /// Read bytes not yet cut into lines.
     var hasPendingInput: Bool { inputStart < input.count }

@@ -67,7 +67,8 @@ extension Daemon {
         )
         poller.remove(listener.fd)
         queue.asyncAfter(deadline: .now() + .milliseconds(Daemon.acceptBackoffMilliseconds)) { [self] in
-            self.resumeAccepting()
+            wakeUps.note(.acceptRetry)
+            resumeAccepting()
         }
     }
 

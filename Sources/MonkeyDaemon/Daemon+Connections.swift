@@ -4,26 +4,19 @@ import MonkeyShell
 /// Connections: accepting, reading requests, writing responses.
 extension Daemon {
     /// Called when the poller has events: handles them, then lingers while
-    /// more come (each wait at most 1 ms), which saves a Dispatch wake-up
-    /// per request under load while ticks due meanwhile still run on time.
+    /// more come (see `TickPlan.longestLinger`), which saves a Dispatch
+    /// wake-up per request under load while ticks due meanwhile still run
+    /// on time.
     func pollReady() {
+        wakeUps.note(.connections)
         let start = Daemon.now()
         _ = poller.wait(timeoutMilliseconds: 0, handleEvent)
         while !isShuttingDown {
             runTicksIfDue()
-            if Daemon.now() - start > Daemon.longestLinger { break }
-            if poller.wait(timeoutMilliseconds: 1, handleEvent) == 0 { break }
+            if Daemon.now() - start > TickPlan.longestLinger { break }
+            if poller.wait(timeoutMilliseconds: TickPlan.lingerPollMilliseconds, handleEvent) == 0 { break }
         }
     }
-
-    /// How long `pollReady` keeps the queue while requests keep coming: the
-    /// other work on it (the sync, status, idle and watchdog timers and the
-    /// sync's completion) waits at most this long behind a busy socket.
-    /// Each return costs a round through Dispatch (its manager thread wakes,
-    /// then a worker) while clients wait: with 50 busy connections,
-    /// returning every 5 ms answered about 11 % fewer requests a second
-    /// than returning every 20 ms (14 runs of each, side by side).
-    static let longestLinger: UInt64 = 20_000_000
 
     private func handleEvent(_ token: UInt64, _ readiness: Poller.Readiness) {
         if token == Daemon.listenerToken {
@@ -35,7 +28,7 @@ extension Daemon {
             return
         }
         guard let connection = connections[token] else { return }
-        if !readiness.isDisjoint(with: [.readable, .hangUp]) && connection.interest.readable {
+        if !readiness.isDisjoint(with: [.readable, .hangUp]) && connection.watched.readable {
             readRequests(connection)
         }
         guard connections[token] != nil else { return }
@@ -43,7 +36,7 @@ extension Daemon {
         // A hang-up is reported whatever the interest, so a peer gone both
         // ways that is not being read would wake the loop for ever; nothing
         // can reach it any more.
-        if readiness.contains(.hangUp) && !connection.interest.readable { close(connection) }
+        if readiness.contains(.hangUp) && !connection.watched.readable { close(connection) }
     }
 
     /// Reads what the client sent, once the bytes read before are used up.
@@ -83,16 +76,20 @@ extension Daemon {
                 close(connection)
                 return
             }
-            let canContinue =
-                everythingSent
-                && (connection.isStreaming || (connection.hasPendingInput && !connection.isTailing))
-            if !canContinue { break }
+            guard everythingSent else { break }
+            if case .closing = connection.phase { break }
+            if !connection.isStreaming && !(connection.hasPendingInput && !connection.isTailing) { break }
         }
-        if connection.output.isEmpty && !connection.isStreaming {
-            let finishedInput = connection.inputClosed && !connection.hasPendingInput && !connection.isTailing
-            if connection.closeAfterFlush || finishedInput {
+        if connection.output.isEmpty {
+            switch connection.phase {
+            case .closing:
                 close(connection)
                 return
+            case .requests where connection.inputClosed && !connection.hasPendingInput:
+                close(connection)
+                return
+            default:
+                break
             }
         }
         updateInterest(connection)
@@ -100,34 +97,29 @@ extension Daemon {
     }
 
     private func updateInterest(_ connection: Connection) {
-        let limit = engine.limits.maximumPendingOutput
-        let readable =
-            !connection.inputClosed && !connection.closeAfterFlush && !connection.hasPendingInput
-            && (connection.isTailing || (!connection.isStreaming && connection.output.pendingCount < limit))
-        // Lines still waiting after `service` gave up its turn (its round
-        // limit) must bring it back: writability fires at once and does.
-        let writable =
-            !connection.output.isEmpty || connection.isStreaming
-            || (connection.hasPendingInput && !connection.isTailing)
-        guard readable != connection.interest.readable || writable != connection.interest.writable else { return }
-        var interest: Poller.Readiness = []
-        if readable { interest.insert(.readable) }
-        if writable { interest.insert(.writable) }
+        let interest = connection.interest(outputLimit: engine.limits.maximumPendingOutput)
+        guard interest != connection.watched else { return }
+        var readiness: Poller.Readiness = []
+        if interest.readable { readiness.insert(.readable) }
+        if interest.writable { readiness.insert(.writable) }
         do {
-            try poller.modify(connection.fd, token: connection.token, interest: interest)
-            connection.interest = (readable, writable)
+            try poller.modify(connection.fd, token: connection.token, interest: readiness)
+            connection.watched = interest
         } catch {
             close(connection)
         }
     }
 
     /// Handles the lines read so far, one at a time, while the connection
-    /// is free to answer them and its output is under the limit.
+    /// is free to act on them and its output is under the limit.
     private func handlePendingFrames(_ connection: Connection) {
         let limit = engine.limits.maximumPendingOutput
-        while !connection.closeAfterFlush {
-            if !connection.isTailing && (connection.isStreaming || connection.output.pendingCount >= limit) {
-                return
+        while true {
+            switch connection.phase {
+            case .closing, .listing, .reportingMetrics: return
+            case .replaying(let stream) where !stream.isFollowing: return
+            case .requests where connection.output.pendingCount >= limit: return
+            case .requests, .replaying, .following: break
             }
             guard let frame = connection.nextFrame() else { return }
             if connection.isTailing {
@@ -160,85 +152,110 @@ extension Daemon {
             appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             return
         }
-        let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
+        var reply = engine.handle(request, from: connection.peer, now: Daemon.now())
+        if let change = reply.change {
+            do {
+                try store.perform(change.effect)
+            } catch {
+                reply = engine.revert(change, because: error)
+            }
+        }
+        carryOut(reply, on: connection)
+    }
+
+    /// Does what a reply says, in order: log its events, queue its lines,
+    /// start its stream, end the followers it ends; a change of state may
+    /// change the status line and the tick schedule.
+    private func carryOut(_ reply: Reply, on connection: Connection) {
         for event in reply.events { events.record(event) }
-        // Every change of state is an event; read-only requests leave the
-        // status and the tick schedule alone, so they skip both.
-        let changedState = !reply.events.isEmpty
-        if changedState { statusMayHaveChanged() }
         if !reply.records.isEmpty {
             connection.output.withBytes { output in
                 for record in reply.records { ResponseEncoder.append(record, to: &output) }
             }
         }
         if let status = reply.status { appendStatus(status, to: connection) }
-        if reply.closesConnection { connection.closeAfterFlush = true }
+        if reply.closesConnection { connection.phase = .closing }
         if let stream = reply.stream {
-            connection.stream = stream
+            connection.phase = .replaying(stream)
             pumpStream(connection)
         }
         if let listing = reply.listing {
-            connection.listing = listing
+            connection.phase = .listing(listing)
             pumpStream(connection)
         }
-        if case .delete(let name) = request, case .ok = reply.status {
-            endFollowers(of: name, with: .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
+        if let metrics = reply.metrics {
+            connection.phase = .reportingMetrics(metrics)
+            pumpStream(connection)
         }
-        if changedState { rearmTimer() }
+        if let (session, status) = reply.endsFollowers { endFollowers(of: session, with: status) }
+        if reply.change != nil {
+            statusMayHaveChanged()
+            rearmTimer()
+        }
     }
 
     func appendStatus(_ status: Status, to connection: Connection) {
         connection.output.withBytes { ResponseEncoder.append(status, to: &$0) }
     }
 
-    /// Writes the next part of a LOG or TAIL replay, or of a STATUS of
-    /// every session, as far as the output limit allows.
+    /// Writes the next part of a LOG or TAIL replay, a STATUS of every
+    /// session or METRICS, as far as the output limit allows.
     private func pumpStream(_ connection: Connection) {
         let byteLimit = connection.output.byteLimit(pending: engine.limits.maximumPendingOutput)
-        if var listing = connection.listing {
+        switch connection.phase {
+        case .listing(var listing):
             let isFinished = connection.output.withBytes { output in
                 engine.fill(&listing, into: &output, byteLimit: byteLimit)
             }
-            connection.listing = isFinished ? nil : listing
+            connection.phase = isFinished ? .requests : .listing(listing)
             if isFinished { appendStatus(.ok(nil), to: connection) }
+        case .reportingMetrics(var metrics):
+            if !metrics.hasDaemonFamilies {
+                connection.output.withBytes { output in
+                    for family in daemonMetrics() { Exposition.append(family, to: &output) }
+                }
+                metrics.hasDaemonFamilies = true
+            }
+            let isFinished = connection.output.withBytes { output in
+                engine.fill(&metrics, into: &output, byteLimit: byteLimit)
+            }
+            connection.phase = isFinished ? .requests : .reportingMetrics(metrics)
+            if isFinished { appendStatus(.ok(nil), to: connection) }
+        case .replaying(var stream):
+            let progress = connection.output.withBytes { output in
+                engine.fill(&stream, into: &output, byteLimit: byteLimit)
+            }
+            switch progress {
+            case .more:
+                connection.phase = .replaying(stream)
+            case .finished where stream.isFollowing:
+                connection.phase = .following(
+                    Connection.Following(
+                        session: stream.session, afterID: stream.lastID,
+                        backlog: FollowerBacklog(limit: engine.limits.maximumPendingOutput)))
+                addFollower(connection.token, of: stream.session)
+            case .finished:
+                connection.phase = .requests
+                appendStatus(.ok(nil), to: connection)
+            case .sessionGone:
+                connection.phase = .requests
+                appendStatus(
+                    .error(ProtocolError(.noSuchSession, "session \(stream.session) was deleted")), to: connection)
+            }
+        case .requests, .following, .closing:
             return
-        }
-        guard var stream = connection.stream else { return }
-        let progress = connection.output.withBytes { output in
-            engine.fill(&stream, into: &output, byteLimit: byteLimit)
-        }
-        connection.stream = stream
-        switch progress {
-        case .more:
-            return
-        case .finished where stream.isFollowing:
-            connection.stream = nil
-            connection.followedSession = stream.session
-            connection.followsAfterID = stream.lastID
-            addFollower(connection.token, of: stream.session)
-        case .finished:
-            connection.stream = nil
-            appendStatus(.ok(nil), to: connection)
-        case .sessionGone:
-            connection.stream = nil
-            appendStatus(
-                .error(ProtocolError(.noSuchSession, "session \(stream.session) was deleted")), to: connection)
         }
     }
 
     /// Ends a TAIL: reports skipped entries, then the status line.
     func endTail(_ connection: Connection, with status: Status) {
-        if let name = connection.followedSession { removeFollower(connection.token, of: name) }
-        connection.followedSession = nil
-        connection.stream = nil
-        if connection.lostCount > 0 {
-            connection.output.withBytes { output in
-                ResponseEncoder.append(
-                    Record(type: "lost", fields: [("count", String(connection.lostCount))]), to: &output)
+        if case .following(var following) = connection.phase {
+            removeFollower(connection.token, of: following.session)
+            if let lost = following.backlog.finish() {
+                connection.output.withBytes { ResponseEncoder.append(FollowerBacklog.lostRecord(lost), to: &$0) }
             }
-            connection.lostCount = 0
-            connection.isSkipping = false
         }
+        connection.phase = .requests
         appendStatus(status, to: connection)
     }
 
@@ -266,7 +283,7 @@ extension Daemon {
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
-        if let name = connection.followedSession { removeFollower(connection.token, of: name) }
+        if case .following(let following) = connection.phase { removeFollower(connection.token, of: following.session) }
         poller.remove(connection.fd)
         Syscalls.close(connection.fd)
         resumeAccepting()

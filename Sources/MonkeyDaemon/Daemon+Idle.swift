@@ -37,6 +37,7 @@ extension Daemon {
     }
 
     private func idleTimerFired() {
+        wakeUps.note(.idleTimer)
         idleDeadline = nil
         idleTimer?.schedule(deadline: .distantFuture)
         let now = Daemon.now()

@@ -44,9 +44,7 @@ extension Daemon {
         watchdogTimer?.cancel()
         for connection in connections.values {
             if connection.isTailing || connection.isStreaming {
-                connection.followedSession = nil
-                connection.stream = nil
-                connection.listing = nil
+                connection.phase = .closing
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }
             _ = try? connection.output.flush(to: connection.fd)

@@ -23,10 +23,14 @@ extension Daemon {
     private func makeSyncTimer() -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
+            wakeUps.note(.syncTimer)
             isSyncArmed = false
             isSyncArmedEarly = false
             // Afterwards, what typing added meanwhile (or a failure left) waits one interval more.
-            store.sync(replyingOn: queue) { [self] in armSyncTimer() }
+            store.sync(replyingOn: queue) { [self] in
+                wakeUps.note(.syncCompletion)
+                armSyncTimer()
+            }
         }
         timer.schedule(deadline: .distantFuture)
         timer.resume()

@@ -12,7 +12,10 @@ extension Daemon {
     func statusMayHaveChanged() {
         guard !isShuttingDown, let deadline = statusThrottle.noteChange(now: Daemon.now()) else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [self] in self.sendStatus() }
+        timer.setEventHandler { [self] in
+            wakeUps.note(.statusTimer)
+            sendStatus()
+        }
         timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(50))
         timer.resume()
         statusTimer = timer
@@ -39,7 +42,10 @@ extension Daemon {
         guard let microseconds, microseconds > 0 else { return }
         let period = DispatchTimeInterval.microseconds(Int(clamping: microseconds / 2))
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [self] in self.notify(.watchdog) }
+        timer.setEventHandler { [self] in
+            wakeUps.note(.watchdogTimer)
+            notify(.watchdog)
+        }
         timer.schedule(deadline: .now() + period, repeating: period, leeway: .microseconds(Int(microseconds / 20)))
         timer.resume()
         watchdogTimer = timer

@@ -2,9 +2,11 @@ import Dispatch
 import MonkeyCore
 import MonkeyShell
 
-/// Typing: one timer for all sessions, and fan-out of new entries to followers.
+/// Typing: one timer for all sessions, and what each typed entry becomes:
+/// a record for the store, lines for followers, a journal entry if asked.
 extension Daemon {
     func tickTimerFired() {
+        wakeUps.note(.tickTimer)
         tickTimerState.fired()
         runTicksIfDue()
         flushFollowers([], now: Daemon.now())
@@ -13,20 +15,32 @@ extension Daemon {
 
     func runTicksIfDue() {
         let now = Daemon.now()
-        guard let deadline = engine.nextDeadline(), deadline <= now + engine.coalescingWindow else { return }
+        guard let deadline = engine.nextDeadline(), engine.plan.isWorthRunning(deadline: deadline, now: now) else {
+            return
+        }
+        typedScratch.removeAll(keepingCapacity: true)
+        let hits = engine.runDueTicks(now: now, into: &typedScratch)
         var touched: [Connection] = []
-        let limit = engine.limits.maximumPendingOutput
         let logsTyped = configuration.logTyped
-        let hits = engine.runDueTicks(now: now) { name, entry, isFollowed in
-            if logsTyped { events.record(typedEvent(name, entry)) }
+        for typed in typedScratch {
+            if typed.needsAttention {
+                if let session = engine.session(named: typed.session),
+                    let next = store.append(typed.entry, to: session)
+                {
+                    engine.setAttention(typed.session, from: next)
+                }
+            } else {
+                store.record(typed.entry, of: typed.session)
+            }
+            if logsTyped { events.record(typedEvent(typed.session, typed.entry)) }
             // Most sessions have no follower: no name is hashed for them.
-            guard isFollowed, let tokens = followers[name] else { return }
+            guard typed.isFollowed, let tokens = followers[typed.session] else { continue }
             lineScratch.removeAll(keepingCapacity: true)
-            ResponseEncoder.appendEntry(entry, session: name, to: &lineScratch)
+            ResponseEncoder.appendEntry(typed.entry, session: typed.session, to: &lineScratch)
             for token in tokens {
-                guard let connection = connections[token], entry.id > connection.followsAfterID else { continue }
+                guard let connection = connections[token] else { continue }
                 if connection.output.isEmpty { touched.append(connection) }
-                deliver(lineScratch, to: connection, limit: limit)
+                deliver(lineScratch, of: typed.entry, to: connection)
             }
         }
         for event in hits { events.record(event) }
@@ -36,20 +50,21 @@ extension Daemon {
         rearmTimer()
     }
 
-    /// Writes new entries to followers: at once to a follower written to
-    /// longer than `followerWriteSpacing` ago, otherwise at the first tick
-    /// after that spacing (or now, if no tick comes before it). A follower
-    /// of a slow session gets each entry immediately; one of a 1 kHz session
-    /// gets a few entries per write instead of one write per entry.
+    /// Writes new entries to followers as `TickPlan.writesFollowerNow` says:
+    /// at once, or held back to share a write with the next tick's.
     func flushFollowers(_ touched: [Connection], now: UInt64) {
         deferredFollowers += touched
         guard !deferredFollowers.isEmpty else { return }
-        let nextTick = engine.nextDeadline() ?? .max
+        let nextTick = engine.nextDeadline()
         var stillDeferred: [Connection] = []
         for connection in deferredFollowers where connections[connection.token] != nil {
-            let writeDue = connection.lastFollowerWrite &+ Daemon.followerWriteSpacing
-            if now >= writeDue || nextTick > writeDue {
-                connection.lastFollowerWrite = now
+            guard case .following(var following) = connection.phase else {
+                service(connection)
+                continue
+            }
+            if TickPlan.writesFollowerNow(lastWrite: following.lastWrite, now: now, nextTick: nextTick) {
+                following.lastWrite = now
+                connection.phase = .following(following)
                 service(connection)
             } else {
                 stillDeferred.append(connection)
@@ -59,26 +74,15 @@ extension Daemon {
     }
 
     /// Queues an entry line for a follower, or counts it as lost when the
-    /// follower is not reading; it resumes once half its buffer is free.
-    private func deliver(_ line: [UInt8], to connection: Connection, limit: Int) {
-        if connection.isSkipping {
-            guard connection.output.pendingCount <= limit / 2 else {
-                connection.lostCount += 1
-                return
-            }
-            connection.output.withBytes { output in
-                ResponseEncoder.append(
-                    Record(type: "lost", fields: [("count", String(connection.lostCount))]), to: &output)
-            }
-            connection.lostCount = 0
-            connection.isSkipping = false
+    /// follower is not reading (see `FollowerBacklog`).
+    private func deliver(_ line: [UInt8], of entry: Entry, to connection: Connection) {
+        guard case .following(var following) = connection.phase, entry.id > following.afterID else { return }
+        let delivery = following.backlog.deliver(length: line.count, pending: connection.output.pendingCount)
+        connection.phase = .following(following)
+        if let lost = delivery.reportsLost {
+            connection.output.withBytes { ResponseEncoder.append(FollowerBacklog.lostRecord(lost), to: &$0) }
         }
-        guard connection.output.pendingCount + line.count <= limit else {
-            connection.isSkipping = true
-            connection.lostCount += 1
-            return
-        }
-        connection.output.append(line)
+        if delivery.writesLine { connection.output.append(line) }
     }
 
     /// Points the one timer at the earliest due tick, lets it repeat while
@@ -86,13 +90,14 @@ extension Daemon {
     func rearmTimer() {
         var deadline = engine.nextDeadline()
         // Held-back follower writes must not wait for a tick that may never come.
-        if let oldest = deferredFollowers.lazy.map(\.lastFollowerWrite).min() {
-            deadline = min(deadline ?? .max, oldest &+ Daemon.followerWriteSpacing)
+        for connection in deferredFollowers {
+            guard case .following(let following) = connection.phase else { continue }
+            deadline = min(deadline ?? .max, following.lastWrite &+ TickPlan.followerWriteSpacing)
         }
         guard let timer = tickTimer else { return }
         // A repeating timer keeps the phase of the deadline it starts from,
         // which must be a tick's (on the grid), not a held-back write's.
-        let period = deferredFollowers.isEmpty ? engine.repeatingPeriod : nil
+        let period = deferredFollowers.isEmpty ? engine.plan.timerPeriod : nil
         let change = tickTimerState.change(for: deadline, now: Daemon.now(), period: period)
         switch change {
         case .none:

@@ -27,8 +27,9 @@ final class Daemon: @unchecked Sendable {
     /// Followers with new entries held back a few milliseconds, so that a
     /// fast session's entries share one write (see `flushFollowers`).
     var deferredFollowers: [Connection] = []
-    static let followerWriteSpacing: UInt64 = 4_000_000
     static let listenerToken: UInt64 = 0
+    /// What woke the queue, counted (see `WakeUps`).
+    var wakeUps = WakeUps()
 
     var pollSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?
@@ -55,6 +56,7 @@ final class Daemon: @unchecked Sendable {
     /// paths allocate nothing.
     var readBuffer = [UInt8](repeating: 0, count: 65536)
     var lineScratch: [UInt8] = []
+    var typedScratch: [TypedEntry] = []
 
     init(
         options: DaemonOptions, configuration: Configuration, listener: ListeningSocket, events: EventSink,
@@ -65,7 +67,7 @@ final class Daemon: @unchecked Sendable {
         self.listener = listener
         self.events = events
         self.store = store
-        self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed(), store: store)
+        self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed())
         self.privilegedGroup = Syscalls.groupID(named: configuration.socketGroup)
         self.ownUserID = Syscalls.effectiveUserID()
         engine.accessRule =

@@ -2,16 +2,16 @@ import Dispatch
 import MonkeyCore
 import MonkeyShell
 
-/// The durable store, as the engine sees it: one state file and one
-/// entries file per session in the state directory, and the entries
-/// journal that every session's typing goes through. Control actions are
+/// The durable store: one state file and one entries file per session in
+/// the state directory, and the entries journal that every session's typing
+/// goes through. The daemon carries the engine's changes out here. Control actions are
 /// written through at once; typed entries are encoded into the `Outbox` as
 /// they are typed and handed to the `FileWriter`'s own queue at each sync,
 /// at least every `sync_interval`, so that the disk's latency never
 /// reaches a tick.
 ///
-/// Owned by the daemon's queue, like the engine that calls it.
-final class FileStore: SessionStore, @unchecked Sendable {
+/// Owned by the daemon's queue.
+final class FileStore: @unchecked Sendable {
     let writer: FileWriter
     private(set) var syncInterval: Interval
     let report: (LogPriority, String) -> Void
@@ -30,10 +30,8 @@ final class FileStore: SessionStore, @unchecked Sendable {
     /// What is wrong with the disk, while something is; reported once.
     var problem: String?
 
-    /// What the daemon's queue keeps of one session between syncs; the
-    /// engine holds it as the session's `EntryAppender`.
-    final class SessionBuffer: EntryAppender {
-        unowned let store: FileStore
+    /// What the daemon's queue keeps of one session between syncs.
+    final class SessionBuffer {
         let name: SessionName
         /// Records in the entries file once everything handed over is
         /// written, counting entries up to `countedThroughID`: what decides
@@ -52,20 +50,12 @@ final class FileStore: SessionStore, @unchecked Sendable {
         /// (kept here so that a tick need not look at its settings).
         var reservationSize: UInt64
 
-        init(
-            store: FileStore, name: SessionName, recordsInFile: Int, nextID: UInt64, reservedID: UInt64,
-            reservationSize: UInt64
-        ) {
-            self.store = store
+        init(name: SessionName, recordsInFile: Int, nextID: UInt64, reservedID: UInt64, reservationSize: UInt64) {
             self.name = name
             self.recordsInFile = recordsInFile
             self.countedThroughID = nextID - 1
             self.reservedID = reservedID
             self.reservationSize = reservationSize
-        }
-
-        func append(_ entry: Entry, to session: Session) -> UInt64 {
-            store.append(entry, to: session, buffer: self)
         }
     }
 
@@ -95,14 +85,24 @@ final class FileStore: SessionStore, @unchecked Sendable {
         for (session, recordCount) in loaded {
             guard let files = writer.sessions[session.name] else { continue }
             sessions[session.name] = SessionBuffer(
-                store: self, name: session.name, recordsInFile: recordCount, nextID: session.nextID,
+                name: session.name, recordsInFile: recordCount, nextID: session.nextID,
                 reservedID: files.written.reservedID, reservationSize: reservationSize(session.settings.interval))
         }
         return loaded.map(\.session)
     }
 
-    // MARK: SessionStore
+    // MARK: Control actions, durable when they return
 
+    /// Makes a change of the engine durable.
+    func perform(_ effect: Effect) throws(StorageError) {
+        switch effect {
+        case .save(let snapshot): try save(snapshot)
+        case .clear(let snapshot): try clear(snapshot)
+        case .delete(let name): try delete(name)
+        }
+    }
+
+    /// Makes the session's settings and state durable.
     func save(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
         let buffer = sessions[snapshot.name]
@@ -112,11 +112,12 @@ final class FileStore: SessionStore, @unchecked Sendable {
             reserved(reservedID, by: buffer)
         } else {
             sessions[snapshot.name] = SessionBuffer(
-                store: self, name: snapshot.name, recordsInFile: 0, nextID: snapshot.nextID, reservedID: reservedID,
+                name: snapshot.name, recordsInFile: 0, nextID: snapshot.nextID, reservedID: reservedID,
                 reservationSize: ahead)
         }
     }
 
+    /// Drops the session's entries and saves its new state, durably.
     func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
         let ahead = reservationSize(snapshot.settings.interval)
         let reservedID = try onWriter { writer throws(StorageError) in try writer.clear(snapshot, ahead: ahead) }
@@ -128,6 +129,7 @@ final class FileStore: SessionStore, @unchecked Sendable {
         reserved(reservedID, by: buffer)
     }
 
+    /// Removes the session and its entries.
     func delete(_ name: SessionName) throws(StorageError) {
         try onWriter { writer throws(StorageError) in try writer.delete(name) }
         if let buffer = sessions[name] {
@@ -137,15 +139,23 @@ final class FileStore: SessionStore, @unchecked Sendable {
         sessions[name] = nil
     }
 
-    func appender(for name: SessionName) -> (any EntryAppender)? {
-        sessions[name]
-    }
+    // MARK: Typed entries
 
+    /// Records an entry that `name` typed before the id the store last
+    /// asked to see itself (see `append`): most entries, which then reach
+    /// the journal and not each session's own bookkeeping.
     func record(_ entry: Entry, of name: SessionName) {
         outbox.append(entry, session: name)
     }
 
-    private func append(_ entry: Entry, to session: Session, buffer: SessionBuffer) -> UInt64 {
+    /// Records an entry just typed by `session` with the session's
+    /// bookkeeping: counting records toward compaction and reserving ids
+    /// ahead. Returns the id of the next entry it must see itself (the
+    /// entries before it go to `record`), or nil when it keeps nothing of
+    /// the session. After the engine changes the session, or the
+    /// configuration is reloaded, it shows the store the next entry again.
+    func append(_ entry: Entry, to session: Session) -> UInt64? {
+        guard let buffer = sessions[session.name] else { return nil }
         // The entries since the last one this buffer saw went to the journal through `record`.
         buffer.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(buffer.countedThroughID, entry.id - 1))
         buffer.countedThroughID = entry.id

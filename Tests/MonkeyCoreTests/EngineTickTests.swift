@@ -19,7 +19,7 @@ struct EngineTickTests {
 
     @Test func coalescingWindowSharesOneWakeUp() throws {
         var harness = Harness()
-        harness.engine.tickGrid = 0
+        harness.engine.plan.gridBase = 0
         try harness.expectOK("START a", now: 0)
         try harness.expectOK("START b", now: 500_000)  // due half a millisecond later
         try harness.expectOK("START c", now: ms(4))
@@ -27,8 +27,8 @@ struct EngineTickTests {
         #expect(harness.tick(now: ms(104)).entries.map(\.session.text) == ["c"])
 
         var strict = Harness()
-        strict.engine.coalescingWindow = 0
-        strict.engine.tickGrid = 0
+        strict.engine.plan.coalescingWindow = 0
+        strict.engine.plan.gridBase = 0
         try strict.expectOK("START a", now: 0)
         try strict.expectOK("START b", now: 500_000)
         #expect(strict.tick(now: ms(100)).entries.map(\.session.text) == ["a"])
@@ -63,21 +63,21 @@ struct EngineTickTests {
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {
         var harness = Harness()
         try harness.expectOK("START slow")
-        #expect(!harness.engine.hasShortIntervals)
+        #expect(!harness.engine.plan.hasShortIntervals)
         try harness.expectOK("START fast interval=47ms")
-        #expect(harness.engine.hasShortIntervals)
+        #expect(harness.engine.plan.hasShortIntervals)
         try harness.expectOK("SET fast interval=48ms")
-        #expect(!harness.engine.hasShortIntervals)
+        #expect(!harness.engine.plan.hasShortIntervals)
         try harness.expectOK("SET fast interval=1ms")
-        #expect(harness.engine.hasShortIntervals)
+        #expect(harness.engine.plan.hasShortIntervals)
         try harness.expectOK("STOP fast")
-        #expect(!harness.engine.hasShortIntervals)
+        #expect(!harness.engine.plan.hasShortIntervals)
         try harness.expectOK("SET fast interval=2ms")
-        #expect(!harness.engine.hasShortIntervals, "a stopped session does not tick")
+        #expect(!harness.engine.plan.hasShortIntervals, "a stopped session does not tick")
         try harness.expectOK("START fast")
-        #expect(harness.engine.hasShortIntervals)
+        #expect(harness.engine.plan.hasShortIntervals)
         try harness.expectOK("DELETE fast")
-        #expect(!harness.engine.hasShortIntervals)
+        #expect(!harness.engine.plan.hasShortIntervals)
     }
 
     /// Sessions whose interval is a whole number of 10 ms steps tick on
@@ -88,7 +88,7 @@ struct EngineTickTests {
     /// wake-up share it.
     @Test func sessionsOnTheTickGridShareItsPoints() throws {
         var harness = Harness()
-        #expect(harness.engine.tickGrid == ms(10))
+        #expect(harness.engine.plan.gridBase == ms(10))
         try harness.expectOK("START a", now: ms(3))
         try harness.expectOK("START b", now: ms(20) - 1)
         try harness.expectOK("START c interval=250ms", now: ms(12))
@@ -113,19 +113,19 @@ struct EngineTickTests {
     /// timer if its own window is shorter.
     @Test func theRepeatingPeriodFollowsTheSessionsOffTheGrid() throws {
         var harness = Harness()
-        #expect(harness.engine.repeatingPeriod == ms(10), "no session types: any period serves them")
+        #expect(harness.engine.plan.timerPeriod == ms(10), "no session types: any period serves them")
         try harness.expectOK("START a")
         try harness.expectOK("START b interval=20ms")
-        #expect(harness.engine.repeatingPeriod == ms(10), "all on the grid, short intervals too")
+        #expect(harness.engine.plan.timerPeriod == ms(10), "all on the grid, short intervals too")
         try harness.expectOK("STOP b")
-        #expect(harness.engine.repeatingPeriod == ms(20), "the step of 100 ms sessions")
+        #expect(harness.engine.plan.timerPeriod == ms(20), "the step of 100 ms sessions")
         try harness.expectOK("SET a interval=105ms")
-        #expect(harness.engine.repeatingPeriod == harness.engine.coalescingWindow)
+        #expect(harness.engine.plan.timerPeriod == harness.engine.plan.coalescingWindow)
         try harness.expectOK("START c interval=45ms")
-        #expect(harness.engine.repeatingPeriod == nil, "c may run less than a whole window early")
+        #expect(harness.engine.plan.timerPeriod == nil, "c may run less than a whole window early")
         try harness.expectOK("DELETE c")
         try harness.expectOK("SET a interval=1s")
-        #expect(harness.engine.repeatingPeriod == ms(100))
+        #expect(harness.engine.plan.timerPeriod == ms(100))
     }
 
     @Test func aLateDaemonSkipsMissedTicks() throws {
@@ -139,8 +139,8 @@ struct EngineTickTests {
     /// fall due together afterwards, or every later wake-up runs them all.
     @Test func sessionsHeldUpTogetherKeepTheirOwnPhases() throws {
         var harness = Harness()
-        harness.engine.coalescingWindow = 0
-        harness.engine.tickGrid = 0
+        harness.engine.plan.coalescingWindow = 0
+        harness.engine.plan.gridBase = 0
         for (index, name) in ["a", "b", "c", "d"].enumerated() {
             try harness.expectOK("START \(name)", now: ms(UInt64(25 * index)))
         }
@@ -159,7 +159,7 @@ struct EngineTickTests {
 
     @Test func aShortIntervalCoalescesLess() throws {
         var harness = Harness()
-        harness.engine.coalescingWindow = ms(3)
+        harness.engine.plan.coalescingWindow = ms(3)
         try harness.expectOK("START slow", now: 0)  // due at 100 ms; may run 3 ms early
         try harness.expectOK("START fast interval=16ms", now: ms(86))  // due at 102 ms; at most 1 ms early
         #expect(harness.tick(now: ms(99)).entries.map(\.session.text) == ["slow"])

@@ -8,7 +8,7 @@ struct RequestParserTests {
     /// The shortest valid line for each verb, after the verb.
     static func arguments(for verb: Verb) -> String {
         switch verb {
-        case .ping, .hello, .help, .quit, .status: ""
+        case .ping, .hello, .help, .quit, .status, .metrics: ""
         case .start, .stop, .clear, .delete, .log, .tail: " a"
         case .set: " a monkeys=2"
         }
@@ -31,6 +31,7 @@ struct RequestParserTests {
         #expect(try parser.parse("hello") == .hello)
         #expect(try parser.parse("HELP") == .help)
         #expect(try parser.parse("quit") == .quit)
+        #expect(try parser.parse("metrics") == .metrics)
         #expect(try parser.parse("STOP a") == .stop(a))
         #expect(try parser.parse("CLEAR a") == .clear(a))
         #expect(try parser.parse("DELETE a") == .delete(a))

@@ -49,63 +49,70 @@ extension Reply {
     }
 }
 
-/// A store that records what it is asked and fails on demand.
-final class TestStore: SessionStore, EntryAppender {
+/// What the daemon does with a change and with typed entries, played by
+/// a test: records what it is asked and fails on demand.
+final class TestStore {
     var failure: StorageError?
-    /// How many entries after each one the appender sees go to `record` instead.
+    /// How many entries after each one it sees with the session's bookkeeping go to `record` instead.
     var entriesUnseen: UInt64 = 0
-    /// Whether sessions get an appender at all.
+    /// Whether it keeps the sessions' entries at all.
     var keepsEntries = true
     private(set) var saved: [SessionSnapshot] = []
     private(set) var cleared: [SessionSnapshot] = []
     private(set) var deleted: [SessionName] = []
-    /// Entries the appender saw.
+    /// Entries seen with the session's bookkeeping.
     private(set) var appended: [Entry] = []
-    /// Entries recorded without the appender.
+    /// Entries recorded in bulk.
     private(set) var recorded: [Entry] = []
 
-    func save(_ snapshot: SessionSnapshot) throws(StorageError) {
+    func perform(_ effect: Effect) throws(StorageError) {
         if let failure { throw failure }
-        saved.append(snapshot)
+        switch effect {
+        case .save(let snapshot): saved.append(snapshot)
+        case .clear(let snapshot): cleared.append(snapshot)
+        case .delete(let name): deleted.append(name)
+        }
     }
 
-    func clear(_ snapshot: SessionSnapshot) throws(StorageError) {
-        if let failure { throw failure }
-        cleared.append(snapshot)
-    }
-
-    func delete(_ name: SessionName) throws(StorageError) {
-        if let failure { throw failure }
-        deleted.append(name)
-    }
-
-    func appender(for name: SessionName) -> (any EntryAppender)? { keepsEntries ? self : nil }
-
-    func append(_ entry: Entry, to session: Session) -> UInt64 {
-        appended.append(entry)
-        return entry.id + 1 + entriesUnseen
-    }
-
-    func record(_ entry: Entry, of name: SessionName) {
-        recorded.append(entry)
+    /// Takes a typed entry as the daemon's store does; returns the id of the
+    /// next entry it must see itself, when it saw this one so.
+    func take(_ typed: TypedEntry) -> UInt64? {
+        guard keepsEntries else { return nil }
+        guard typed.needsAttention else {
+            recorded.append(typed.entry)
+            return nil
+        }
+        appended.append(typed.entry)
+        return typed.entry.id + 1 + entriesUnseen
     }
 }
 
-/// An engine driven with protocol lines, a fixed seed and explicit times.
+/// An engine driven with protocol lines, a fixed seed and explicit times,
+/// its changes and typed entries carried out as the daemon does.
 struct Harness {
     var engine: Engine
     let parser: RequestParser
+    let store: TestStore
 
-    init(limits: Limits = Limits(), store: any SessionStore = EphemeralStore(), seed: UInt64 = 2024) {
-        engine = Engine(limits: limits, seed: seed, store: store)
+    init(limits: Limits = Limits(), store: TestStore = TestStore(), seed: UInt64 = 2024) {
+        engine = Engine(limits: limits, seed: seed)
         parser = RequestParser(limits: limits)
+        self.store = store
     }
 
     mutating func send(
         _ line: String, now: UInt64 = 0, from peer: Peer = admin, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Reply {
         let request = try #require(try parser.parse(line), sourceLocation: sourceLocation)
-        return engine.handle(request, from: peer, now: now)
+        var reply = engine.handle(request, from: peer, now: now)
+        if let change = reply.change {
+            do {
+                try store.perform(change.effect)
+            } catch {
+                reply = engine.revert(change, because: error)
+            }
+        }
+        return reply
     }
 
     /// The records of a STATUS of every session, read `byteLimit` bytes
@@ -138,9 +145,12 @@ struct Harness {
 
     /// Runs the ticks due at `now`, returning the entries typed, in order.
     mutating func tick(now: UInt64) -> (entries: [(session: SessionName, entry: Entry)], events: [Event]) {
-        var entries: [(session: SessionName, entry: Entry)] = []
-        let events = engine.runDueTicks(now: now) { name, entry, _ in entries.append((name, entry)) }
-        return (entries, events)
+        var typed: [TypedEntry] = []
+        let events = engine.runDueTicks(now: now, into: &typed)
+        for item in typed {
+            if let next = store.take(item) { engine.setAttention(item.session, from: next) }
+        }
+        return (typed.map { ($0.session, $0.entry) }, events)
     }
 
     /// Runs one tick every interval from `start`, `count` times.

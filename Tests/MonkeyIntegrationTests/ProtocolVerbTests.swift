@@ -16,6 +16,7 @@ struct ProtocolVerbTests {
         #expect(
             verbs == [
                 "PING", "HELLO", "START", "STOP", "SET", "CLEAR", "DELETE", "STATUS", "LOG", "TAIL", "HELP", "QUIT",
+                "METRICS",
             ])
         #expect(try connection.request("QUIT") == ["OK bye"])
         #expect(try connection.readLine() == nil)

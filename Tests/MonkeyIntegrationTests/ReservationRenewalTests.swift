@@ -20,20 +20,34 @@ struct ReservationRenewalTests {
         var limits = Limits()
         limits.maximumEntries = 1_000_000
         _ = try store.load(retention: limits.maximumEntries)
-        var engine = Engine(limits: limits, seed: 7, store: store)
+        var engine = Engine(limits: limits, seed: 7)
         let request = try #require(try RequestParser(limits: limits).parse("START s interval=1ms"))
         let admin = Peer(uid: 0, pid: 1, mayChange: true)
-        #expect(engine.handle(request, from: admin, now: 0).status == .ok("started s"))
+        let reply = engine.handle(request, from: admin, now: 0)
+        #expect(reply.status == .ok("started s"))
+        try store.perform(try #require(reply.change).effect)
         let name = try #require(SessionName("s"))
         let syncs = DispatchQueue(label: "syncs")
         let ahead = StoredSession.reservationSize(interval: Interval(nanoseconds: 1_000_000), syncInterval: Self.second)
 
         var now: UInt64 = 0
+        var typed: [TypedEntry] = []
         // 150 simulated seconds at 1 ms: past the first reservation twice over.
         for second in 1...150 {
             for _ in 0..<1000 {
                 now += 1_000_000
-                _ = engine.runDueTicks(now: now) { _, _, _ in }
+                typed.removeAll()
+                _ = engine.runDueTicks(now: now, into: &typed)
+                // What the daemon does with them (Daemon+Ticks.swift).
+                for item in typed {
+                    if !item.needsAttention {
+                        store.record(item.entry, of: item.session)
+                    } else if let session = engine.session(named: item.session),
+                        let next = store.append(item.entry, to: session)
+                    {
+                        engine.setAttention(item.session, from: next)
+                    }
+                }
             }
             let typedThrough = try #require(engine.session(named: name)).nextID - 1
             #expect(typedThrough < reservedOnDisk(store, name), "second \(second)")

@@ -37,24 +37,27 @@ extension Engine {
             return stream(name, query, follow: false)
         case .tail(let name, let query):
             return stream(name, query, follow: true)
+        case .metrics:
+            var reply = Reply(status: nil)
+            reply.metrics = MetricsListing()
+            return reply
         }
     }
 
     private mutating func start(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
-        let existing = sessions[name]?.session
+        let existing = sessions[name]
         if existing == nil && sessions.count >= limits.maximumSessions {
             return .error(
                 .tooManySessions, "the daemon already has \(sessions.count) sessions, its limit; delete one first")
         }
-        var session = existing ?? Session(name: name, settings: .defaults, retention: limits.maximumEntries)
+        var session =
+            existing?.session ?? Session(name: name, settings: .defaults, retention: limits.maximumEntries)
         let wasTyping = session.isTyping
         session.apply(change)
         session.isTyping = true
-        if let failure = save(session.snapshot) { return failure }
-        sessions[name, default: ScheduledSession(session: session, appender: nil)].session = session
-        sessions[name]?.appender = store.appender(for: name)
-        if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         var reply = Reply(status: .ok("started \(name)"))
+        reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.events.append(
             Event(
                 kind: .start, session: name,
@@ -70,10 +73,9 @@ extension Engine {
         guard var session = sessions[name]?.session else { return noSuchSession(name) }
         guard session.isTyping else { return Reply(status: .ok("stopped \(name)")) }
         session.isTyping = false
-        if let failure = save(session.snapshot) { return failure }
-        sessions[name]?.session.isTyping = false
-        unschedule(name)
         var reply = Reply(status: .ok("stopped \(name)"))
+        reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        unschedule(name)
         reply.events.append(
             Event(
                 kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer,
@@ -84,15 +86,14 @@ extension Engine {
     private mutating func set(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
         guard var session = sessions[name]?.session else { return noSuchSession(name) }
         session.apply(change)
-        if let failure = save(session.snapshot) { return failure }
-        sessions[name]?.session.apply(change)
+        var reply = Reply(status: .ok("updated \(name)"))
+        reply.change = replace(name, with: session, effect: .save(session.snapshot))
         if session.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         var fields: [Event.Field] = []
         if let target = change.target { fields.append(Event.Field("target", target)) }
         if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
-        var reply = Reply(status: .ok("updated \(name)"))
         reply.events.append(
             Event(
                 kind: .set, session: name, fields: fields, peer: peer,
@@ -104,14 +105,8 @@ extension Engine {
         guard var session = sessions[name]?.session else { return noSuchSession(name) }
         let removed = session.log.count
         session.clear()
-        do {
-            try store.clear(session.snapshot)
-        } catch {
-            return .error(.storageError, "could not clear \(name) durably: \(error.message)")
-        }
-        sessions[name]?.session.clear()
-        showNextEntryToAppender(name)
         var reply = Reply(status: .ok("cleared \(name)"))
+        reply.change = replace(name, with: session, effect: .clear(session.snapshot))
         reply.events.append(
             Event(
                 kind: .clear, session: name,
@@ -122,19 +117,29 @@ extension Engine {
 
     private mutating func delete(_ name: SessionName, peer: Peer) -> Reply {
         guard let session = sessions[name]?.session else { return noSuchSession(name) }
-        do {
-            try store.delete(name)
-        } catch {
-            return .error(.storageError, "could not delete \(name) durably: \(error.message)")
-        }
+        var reply = Reply(status: .ok("deleted \(name)"))
+        reply.change = Change(effect: .delete(name), previous: sessions[name], previousDue: due(of: name))
         unschedule(name)
         sessions[name] = nil
-        var reply = Reply(status: .ok("deleted \(name)"))
+        reply.endsFollowers = (name, .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
         reply.events.append(
             Event(
                 kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer,
                 message: "deleted session \(name)"))
         return reply
+    }
+
+    /// Puts a changed session in place of the old one (or adds it) and
+    /// returns the change, which remembers the old one and its schedule.
+    /// The store must see the session's next entry: what it keeps changes.
+    private mutating func replace(_ name: SessionName, with session: Session, effect: Effect) -> Change {
+        let previous = sessions[name]
+        let change = Change(effect: effect, previous: previous, previousDue: due(of: name))
+        var scheduled = previous ?? ScheduledSession(session: session)
+        scheduled.session = session
+        scheduled.attentionID = 0
+        sessions[name] = scheduled
+        return change
     }
 
     private func status(_ name: SessionName?) -> Reply {
@@ -200,22 +205,6 @@ extension Engine {
             position += 1
         }
         return .finished
-    }
-
-    private mutating func save(_ snapshot: SessionSnapshot) -> Reply? {
-        do {
-            try store.save(snapshot)
-            showNextEntryToAppender(snapshot.name)
-            return nil
-        } catch {
-            return .error(.storageError, "could not save session \(snapshot.name) durably: \(error.message)")
-        }
-    }
-
-    /// After the store saved or cleared the session.
-    private mutating func showNextEntryToAppender(_ name: SessionName) {
-        guard let slot = sessions.slot(of: name) else { return }
-        _ = sessions.withSession(inSlot: slot) { $0.showNextEntryToAppender() }
     }
 
     private func noSuchSession(_ name: SessionName) -> Reply {

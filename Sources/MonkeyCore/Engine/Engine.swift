@@ -1,6 +1,8 @@
 /// The daemon's state and everything that changes it: requests, ticks and
-/// restores. Pure: time and randomness come in as parameters, durability
-/// goes out through the `SessionStore`.
+/// restores. Pure: time and randomness come in as parameters, and what must
+/// happen outside (making a change durable, delivering typed entries,
+/// logging events, ending followers) goes out in its answers; the engine
+/// never calls the daemon.
 public struct Engine {
     public static let version = "0.1.0"
     public static let protocolVersion = 1
@@ -9,23 +11,9 @@ public struct Engine {
     var sessions = SessionTable()
     var scheduler = TickScheduler()
     var random: WyRand
-    let store: any SessionStore
-    /// How far ahead of its due time a tick may run so that ticks due close
-    /// together share one timer wake-up; never more than a sixteenth of the
-    /// session's interval, so short intervals keep a steady rhythm.
-    public var coalescingWindow: UInt64 = 3_000_000
-    /// The finest step of the tick grid (0: no grid; see `TickGrid`):
-    /// sessions whose interval is a whole number of it share the few
-    /// wake-ups at grid points, and a timer repeating with the grid's period
-    /// serves them on time, rather than one waking every `coalescingWindow`.
-    /// Set only while no session types.
-    public var tickGrid: UInt64 {
-        get { grid.base }
-        set { grid.base = newValue }
-    }
-    private var grid = TickGrid(base: 10_000_000)
-    /// How late a tick may be and still be made up rather than skipped.
-    public var catchUpWindow: UInt64 = 20_000_000
+    /// When sessions tick and the daemon wakes up for them (see `TickPlan`).
+    /// Its knobs are set only while no session types.
+    public var plan = TickPlan()
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
     private var dueScratch: [TickScheduler.Item] = []
     /// Sums what `SessionTable.touch` read, so that the reads are not optimised away.
@@ -35,43 +23,38 @@ public struct Engine {
     /// still in cache when they type. Reading a whole batch of 1,000 ahead,
     /// what was read for the first sessions was evicted again before they typed.
     static let sessionsReadAhead = 64
-    /// Slots of typing sessions whose own window (a sixteenth of their
-    /// interval) is shorter than `coalescingWindow`.
-    private var shortIntervalSlots = Set<Int>()
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
 
-    struct ScheduledSession {
+    struct ScheduledSession: Sendable {
         var session: Session
-        /// Where its typed entries go, found once rather than by name at each tick.
-        var appender: (any EntryAppender)? {
-            didSet { showNextEntryToAppender() }
-        }
-        /// The id of the next entry the appender must see itself (see
-        /// `EntryAppender.append`); earlier ones go straight to the store.
-        /// Nil when the store does not keep the session's entries.
-        var attentionID: UInt64?
+        /// The id of the next entry the store must see with the session's
+        /// own bookkeeping (`TypedEntry.needsAttention`); it says which one
+        /// after each (`setAttention`). With thousands of sessions, reaching
+        /// each one's bookkeeping at every tick was a cache miss per entry.
+        /// 0 after every change: the store then sees the next entry.
+        var attentionID: UInt64 = 0
         /// Connections follow it (see `setFollowed`).
         var isFollowed = false
+        /// What it typed while this daemon ran, for metrics: counters that
+        /// never go down, unlike `typed` and `hits`, which CLEAR resets.
+        /// They start from the restored counters, so that they agree with
+        /// STATUS until the first CLEAR.
+        var entriesTyped: UInt64
+        var charactersTyped: UInt64 = 0
+        var hitsTyped: UInt64
 
-        init(session: Session, appender: (any EntryAppender)?) {
+        init(session: Session) {
             self.session = session
-            self.appender = appender
-            showNextEntryToAppender()
-        }
-
-        /// The store changed what it keeps about the session (or how it
-        /// keeps it): its appender must see the next entry.
-        mutating func showNextEntryToAppender() {
-            attentionID = appender == nil ? nil : 0
+            self.entriesTyped = session.typed
+            self.hitsTyped = session.hits
         }
     }
 
-    public init(limits: Limits, seed: UInt64, store: any SessionStore) {
+    public init(limits: Limits, seed: UInt64) {
         self.limits = limits
         self.random = WyRand(seed: seed)
-        self.store = store
     }
 
     public var sessionCount: Int { sessions.count }
@@ -81,7 +64,7 @@ public struct Engine {
         var session = session
         session.setRetention(limits.maximumEntries)
         let name = session.name
-        sessions[name] = ScheduledSession(session: session, appender: store.appender(for: name))
+        sessions[name] = ScheduledSession(session: session)
         if session.isTyping { scheduleFirstTick(name, now: now) }
         return Event(
             kind: .restore, session: name,
@@ -101,7 +84,7 @@ public struct Engine {
         sessions.modifyEach {
             $0.session.setRetention(newLimits.maximumEntries)
             // Retention and the store's own settings decide when it must see an entry.
-            $0.showNextEntryToAppender()
+            $0.attentionID = 0
         }
     }
 
@@ -134,14 +117,13 @@ public struct Engine {
         return nil
     }
 
-    /// Types one entry for every session due by `now` (plus the coalescing
-    /// window), calling `delivered` for each (with whether the session is
-    /// followed), and reschedules them.
-    public mutating func runDueTicks(now: UInt64, _ delivered: (SessionName, Entry, Bool) -> Void) -> [Event] {
+    /// Types one entry for every session due by `now` (see `TickPlan` for
+    /// how early a tick may run), appending each to `typed` for the daemon
+    /// to deliver, and reschedules them. Returns the events (hits) to log.
+    public mutating func runDueTicks(now: UInt64, into typed: inout [TypedEntry]) -> [Event] {
         var events: [Event] = []
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
-        let store = self.store
         defer { self.random = random }
         // Taken out of `self` so that it is the buffer's only owner: emptying
         // a shared buffer would allocate a new one at every wake-up.
@@ -152,7 +134,7 @@ public struct Engine {
         // Every due item leaves the scheduler before any goes back, so each
         // session ticks at most once per call. Stale items are told apart in
         // the loop below, which checks each item anyway.
-        while let item = scheduler.popDue(by: now &+ coalescingWindow) { batch.append(item) }
+        while let item = scheduler.popDue(by: now &+ plan.coalescingWindow) { batch.append(item) }
         // Sorted by due time and then slot (one due time on the tick grid),
         // the batch walks the session table, and the logs that those sessions
         // allocated as they grew together, from lower addresses to higher:
@@ -160,8 +142,7 @@ public struct Engine {
         // Sessions go back into the scheduler in the order they tick, so its
         // queue keeps this order and only a batch with newcomers is sorted.
         if !batch.isInIncreasingOrder { batch.sort() }
-        let window = coalescingWindow
-        let catchUpWindow = self.catchUpWindow
+        let plan = self.plan
         for (index, item) in batch.enumerated() {
             if index % Self.sessionsReadAhead == 0 {
                 warmth &+= sessions.touch(batch[index..<min(index + Self.sessionsReadAhead, batch.count)])
@@ -170,34 +151,27 @@ public struct Engine {
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
-                guard item.due <= now &+ min(window, interval / 16) else { return .notYet }
+                guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
                 let entry = scheduled.session.type(using: &random)
-                var next = item.due + interval
-                // Ticks missed by less than the catch-up window (a busy machine
-                // ran the timer late) are made up at once, keeping the rate; a
-                // daemon further behind (suspended, overloaded) skips them but
-                // keeps the session's phase: sessions held up together would
-                // otherwise all fall due together from then on.
-                if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
-                if let attentionID = scheduled.attentionID {
-                    if entry.id >= attentionID {
-                        scheduled.attentionID = scheduled.appender?.append(entry, to: scheduled.session)
-                    } else {
-                        store.record(entry, of: scheduled.session.name)
-                    }
-                }
-                return .typed(scheduled.session.name, entry, next, scheduled.isFollowed)
+                scheduled.entriesTyped &+= 1
+                scheduled.charactersTyped &+= UInt64(scheduled.session.settings.monkeys)
+                if entry.isHit { scheduled.hitsTyped &+= 1 }
+                let next = plan.nextDue(after: item.due, interval: interval, now: now)
+                typed.append(
+                    TypedEntry(
+                        session: scheduled.session.name, entry: entry, isFollowed: scheduled.isFollowed,
+                        needsAttention: entry.id >= scheduled.attentionID))
+                return .typed(next)
             }
             guard let outcome else { continue }
-            guard case .typed(let name, let entry, let next, let isFollowed) = outcome else {
+            guard case .typed(let next) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
                 continue
             }
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
-            delivered(name, entry, isFollowed)
-            if entry.isHit { events.append(hitEvent(name, entry)) }
+            if let last = typed.last, last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
         }
         return events
     }
@@ -206,7 +180,8 @@ public struct Engine {
     private enum TickOutcome {
         /// Due within the shared window but not within the session's own.
         case notYet
-        case typed(SessionName, Entry, UInt64, Bool)
+        /// Typed; next due then.
+        case typed(UInt64)
     }
 
     /// Tells whether connections follow the session, so that ticks of the
@@ -215,30 +190,22 @@ public struct Engine {
         sessions[name]?.isFollowed = isFollowed
     }
 
-    /// Whether a typing session may not run a whole `coalescingWindow`
-    /// early: then a timer firing every window would make it late.
-    public var hasShortIntervals: Bool { !shortIntervalSlots.isEmpty }
-
-    /// How often a timer repeating from the next deadline must fire to run
-    /// every typing session's ticks on time, or nil when none can: the
-    /// grid's period when all of them tick on the grid, else every
-    /// `coalescingWindow` if each may run that much early.
-    public var repeatingPeriod: UInt64? {
-        if let period = grid.period { return period }
-        return hasShortIntervals || coalescingWindow == 0 ? nil : coalescingWindow
+    /// The store saw an entry of the session with its bookkeeping (an entry
+    /// typed with `needsAttention`) and next needs to see the one with id `id`.
+    public mutating func setAttention(_ name: SessionName, from id: UInt64) {
+        guard let slot = sessions.slot(of: name) else { return }
+        _ = sessions.withSession(inSlot: slot) { $0.attentionID = id }
     }
 
     mutating func scheduleFirstTick(_ name: SessionName, now: UInt64) {
         guard let slot = sessions.slot(of: name), let interval = sessions[name]?.session.settings.interval.nanoseconds
         else { return }
-        let due = grid.firstDue(interval: interval, now: now)
+        schedule(slot: slot, interval: interval, at: plan.firstDue(interval: interval, now: now))
+    }
+
+    private mutating func schedule(slot: Int, interval: UInt64, at due: UInt64) {
         sessions.setDue(due, ofSlot: slot)
-        if interval / 16 < coalescingWindow {
-            shortIntervalSlots.insert(slot)
-        } else {
-            shortIntervalSlots.remove(slot)
-        }
-        grid.place(slot: slot, interval: interval)
+        plan.place(slot: slot, interval: interval)
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
@@ -249,8 +216,20 @@ public struct Engine {
     mutating func unschedule(_ name: SessionName) {
         guard let slot = sessions.slot(of: name) else { return }
         sessions.setDue(nil, ofSlot: slot)
-        shortIntervalSlots.remove(slot)
-        grid.remove(slot: slot)
+        plan.remove(slot: slot)
+    }
+
+    /// When the session is due to tick; nil when it does not type.
+    func due(of name: SessionName) -> UInt64? {
+        sessions.slot(of: name).flatMap { sessions.due(ofSlot: $0) }
+    }
+
+    /// Puts a session back as it was before a change, with its schedule.
+    mutating func putBack(_ name: SessionName, _ previous: ScheduledSession?, due: UInt64?) {
+        unschedule(name)
+        sessions[name] = previous
+        guard let due, let slot = sessions.slot(of: name), let previous else { return }
+        schedule(slot: slot, interval: previous.session.settings.interval.nanoseconds, at: due)
     }
 
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
@@ -269,4 +248,17 @@ public struct Engine {
             Event.Field("interval", settings.interval.description), Event.Field("alphabet", settings.alphabet.text),
         ]
     }
+}
+
+/// One entry typed at a tick, for the daemon to deliver: to the store, to
+/// the session's followers, and to the journal when typed entries are logged.
+public struct TypedEntry: Sendable {
+    public let session: SessionName
+    public let entry: Entry
+    /// Connections follow the session (see `Engine.setFollowed`).
+    public let isFollowed: Bool
+    /// The store must see this entry with the session's own bookkeeping,
+    /// and then say which entry it needs to see next (`Engine.setAttention`);
+    /// it records the others in bulk.
+    public let needsAttention: Bool
 }

@@ -1,5 +1,6 @@
 /// What the engine answers to one request: data lines, a status line, or a
-/// stream of entries whose status comes when it ends; plus the events to log.
+/// stream of entries whose status comes when it ends; plus what the daemon
+/// must do for it: make a change durable, log events, end followers.
 public struct Reply: Sendable {
     public var records: [Record] = []
     /// Nil while a stream is still to be written.
@@ -9,8 +10,17 @@ public struct Reply: Sendable {
     /// thousands of sessions it is megabytes, more than a connection may
     /// hold at once.
     public var listing: SessionListing?
+    /// METRICS: the daemon's own families, then every session's, written
+    /// as the client reads them.
+    public var metrics: MetricsListing?
     public var closesConnection = false
+    /// The change of state to make durable before the status line is sent;
+    /// nil for requests that change nothing.
+    public var change: Change?
+    /// Events to log once the change is durable.
     public var events: [Event] = []
+    /// A session whose followers end, with this status, once the change is durable.
+    public var endsFollowers: (session: SessionName, status: Status)?
 
     public init(status: Status?) {
         self.status = status

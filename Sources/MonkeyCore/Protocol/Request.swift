@@ -12,6 +12,7 @@ public enum Verb: String, Sendable, CaseIterable {
     case tail = "TAIL"
     case help = "HELP"
     case quit = "QUIT"
+    case metrics = "METRICS"
 
     /// Verbs that change state, allowed only to privileged peers.
     public var changesState: Bool {
@@ -35,6 +36,7 @@ public enum Verb: String, Sendable, CaseIterable {
         case .tail: "TAIL session [last=N] [after=ID]"
         case .help: "HELP"
         case .quit: "QUIT"
+        case .metrics: "METRICS"
         }
     }
 }
@@ -64,6 +66,7 @@ public enum Request: Sendable, Equatable {
     case status(SessionName?)
     case log(SessionName, LogQuery)
     case tail(SessionName, LogQuery)
+    case metrics
 
     public var verb: Verb {
         switch self {
@@ -79,6 +82,7 @@ public enum Request: Sendable, Equatable {
         case .status: .status
         case .log: .log
         case .tail: .tail
+        case .metrics: .metrics
         }
     }
 }

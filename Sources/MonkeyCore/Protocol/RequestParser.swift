@@ -57,6 +57,7 @@ public struct RequestParser: Sendable {
         case .hello: request = .hello
         case .help: request = .help
         case .quit: request = .quit
+        case .metrics: request = .metrics
         case .start: request = .start(try arguments.session(), try settings(arguments.settings(), verb: verb))
         case .stop: request = .stop(try arguments.session())
         case .set:

@@ -2,17 +2,18 @@ import Testing
 
 @testable import MonkeyCore
 
-/// A session's appender sees the entries it asks for; the others go to the
-/// store's `record`, so that most ticks never reach a session's bookkeeping.
-@Suite("Entries seen by the appender")
-struct EngineAppenderTests {
+/// The store sees the entries it asks for with their session's bookkeeping
+/// (`TypedEntry.needsAttention`); the others it records in bulk, so that
+/// most ticks never reach a session's bookkeeping.
+@Suite("Entries the store sees with their session")
+struct EngineAttentionTests {
     /// Session "s" (100 ms interval) typing on a `TestStore`.
     struct Typing {
         let store = TestStore()
         var harness: Harness
         var now: UInt64 = 0
 
-        /// Starts "s", whose appender skips `unseen` entries after each it sees.
+        /// Starts "s"; the store skips `unseen` entries after each it sees.
         init(unseen: UInt64, keepsEntries: Bool = true) throws {
             store.entriesUnseen = unseen
             store.keepsEntries = keepsEntries
@@ -29,7 +30,7 @@ struct EngineAppenderTests {
         }
     }
 
-    @Test func theAppenderSeesTheEntriesItAsksForAndTheStoreRecordsTheRest() throws {
+    @Test func theStoreSeesTheEntriesItAsksForAndRecordsTheRest() throws {
         var typing = try Typing(unseen: 4)
         typing.type(12)
         #expect(typing.store.appended.map(\.id) == [1, 6, 11])
@@ -37,7 +38,7 @@ struct EngineAppenderTests {
     }
 
     @Test(arguments: ["SET s monkeys=2", "STOP s", "START s target=ab", "CLEAR s"])
-    func aChangeTheStoreMadeDurableShowsTheNextEntry(_ change: String) throws {
+    func aChangeShowsTheStoreTheNextEntry(_ change: String) throws {
         var typing = try Typing(unseen: 100)
         typing.type(3)
         try typing.harness.expectOK(change, now: typing.now)
@@ -47,7 +48,7 @@ struct EngineAppenderTests {
         #expect(typing.store.recorded.map(\.id) == [2, 3, 5])
     }
 
-    @Test func aRefusedChangeLeavesTheAppenderAlone() throws {
+    @Test func aRefusedChangeLeavesWhatTheStoreSeesAlone() throws {
         var typing = try Typing(unseen: 100)
         typing.type(2)
         typing.store.failure = StorageError("disk full")

@@ -1,0 +1,78 @@
+/// METRICS: the sessions' part of the daemon's metrics, one family at a
+/// time over every session, written as the client reads it (with
+/// thousands of sessions it is megabytes).
+extension Engine {
+    /// The per-session families, in the order they are written. Each
+    /// series carries the label `session` only (never the target text).
+    static let sessionFamilies:
+        [(name: String, kind: MetricFamily.Kind, help: String, value: @Sendable (ScheduledSession) -> Double)] = [
+            (
+                "monkeyd_session_entries_total", .counter, "Entries the session typed while this daemon ran.",
+                { Double($0.entriesTyped) }
+            ),
+            (
+                "monkeyd_session_characters_total", .counter, "Characters the session typed while this daemon ran.",
+                { Double($0.charactersTyped) }
+            ),
+            (
+                "monkeyd_session_hits_total", .counter,
+                "Entries holding the target that the session typed while this daemon ran.", { Double($0.hitsTyped) }
+            ),
+            (
+                "monkeyd_session_best_length", .gauge, "Characters of the longest prefix of the target typed so far.",
+                { Double($0.session.bestLength) }
+            ),
+            (
+                "monkeyd_session_target_length", .gauge, "Characters of the session's target (0: none).",
+                { Double($0.session.settings.target.length) }
+            ),
+            (
+                "monkeyd_session_monkeys", .gauge, "Monkeys typing in the session: characters per entry.",
+                { Double($0.session.settings.monkeys) }
+            ),
+            (
+                "monkeyd_session_interval_seconds", .gauge, "Time between the session's entries.",
+                { Double($0.session.settings.interval.nanoseconds) / 1e9 }
+            ),
+            (
+                "monkeyd_session_typing", .gauge, "Whether the session is typing (1) or stopped (0).",
+                { $0.session.isTyping ? 1 : 0 }
+            ),
+        ]
+
+    /// Writes the next sessions' samples until `output` holds `byteLimit`
+    /// bytes; true once every family is written.
+    public func fill(_ listing: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
+        let names = sessionNames
+        while listing.family < Self.sessionFamilies.count {
+            let family = Self.sessionFamilies[listing.family]
+            var start = 0
+            if let after = listing.afterName {
+                start = names.firstIndex { $0 > after } ?? names.count
+            } else {
+                Exposition.appendHeader(MetricFamily(family.name, family.kind, help: family.help), to: &output)
+            }
+            for name in names[start...] {
+                if output.count >= byteLimit { return false }
+                guard let scheduled = sessions[name] else { continue }
+                let sample = MetricSample(labels: [("session", name.text)], value: family.value(scheduled))
+                Exposition.append(sample, of: family.name, to: &output)
+                listing.afterName = name
+            }
+            listing.family += 1
+            listing.afterName = nil
+        }
+        return true
+    }
+}
+
+/// A METRICS response being written as the client reads it.
+public struct MetricsListing: Sendable, Equatable {
+    /// The per-session family being written, and the last session written of it.
+    public var family = 0
+    public var afterName: SessionName?
+    /// The daemon's own families are written (they come first).
+    public var hasDaemonFamilies = false
+
+    public init() {}
+}

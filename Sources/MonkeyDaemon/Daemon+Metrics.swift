@@ -1,0 +1,25 @@
+import MonkeyCore
+
+/// The daemon's own metric families, written before the sessions' (see
+/// `Engine.fill(_:into:byteLimit:)` for those).
+extension Daemon {
+    func daemonMetrics() -> [MetricFamily] {
+        [
+            MetricFamily(
+                "monkeyd_build_info", .gauge, help: "The daemon's version, as a label; always 1.",
+                samples: [
+                    MetricSample(
+                        labels: [("version", Engine.version), ("protocol", String(Engine.protocolVersion))], value: 1)
+                ]),
+            MetricFamily(
+                "monkeyd_sessions", .gauge, help: "Sessions the daemon keeps.", value: Double(engine.sessionCount)),
+            MetricFamily("monkeyd_clients", .gauge, help: "Connected clients.", value: Double(connections.count)),
+            MetricFamily(
+                "monkeyd_wakeups_total", .counter,
+                help: "Times the daemon's event queue woke up, by what woke it (an idle daemon wakes for nothing).",
+                samples: WakeUps.Source.allCases.map {
+                    MetricSample(labels: [("source", $0.rawValue)], value: Double(wakeUps.count(of: $0)))
+                }),
+        ]
+    }
+}
