@@ -57,6 +57,35 @@ final class Connection {
         var writable: Bool
     }
 
+    /// Closing or not, what a request's reply starts: its stream, listing
+    /// or metrics; else the connection goes on reading requests.
+    static func phase(startedBy reply: Reply) -> Phase {
+        if reply.closesConnection { return .closing }
+        if let stream = reply.stream { return .replaying(stream) }
+        if let listing = reply.listing { return .listing(listing) }
+        if let metrics = reply.metrics { return .reportingMetrics(metrics) }
+        return .requests
+    }
+
+    /// Where a replay goes after a round of writing, and the status line
+    /// that ends it, if it ended: a TAIL caught up follows the session.
+    static func phase(after progress: LogStream.Progress, of stream: LogStream, backlogLimit: Int)
+        -> (phase: Phase, status: Status?)
+    {
+        switch progress {
+        case .more:
+            return (.replaying(stream), nil)
+        case .finished where stream.isFollowing:
+            let following = Following(
+                session: stream.session, afterID: stream.lastID, backlog: FollowerBacklog(limit: backlogLimit))
+            return (.following(following), nil)
+        case .finished:
+            return (.requests, .ok(nil))
+        case .sessionGone:
+            return (.requests, .error(ProtocolError(.noSuchSession, "session \(stream.session) was deleted")))
+        }
+    }
+
     init(fd: Int32, token: UInt64, peer: Peer, maximumLineLength: Int) {
         self.fd = fd
         self.token = token

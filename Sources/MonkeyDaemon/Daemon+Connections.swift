@@ -174,19 +174,8 @@ extension Daemon {
             }
         }
         if let status = reply.status { appendStatus(status, to: connection) }
-        if reply.closesConnection { connection.phase = .closing }
-        if let stream = reply.stream {
-            connection.phase = .replaying(stream)
-            pumpStream(connection)
-        }
-        if let listing = reply.listing {
-            connection.phase = .listing(listing)
-            pumpStream(connection)
-        }
-        if let metrics = reply.metrics {
-            connection.phase = .reportingMetrics(metrics)
-            pumpStream(connection)
-        }
+        connection.phase = Connection.phase(startedBy: reply)
+        if connection.isStreaming { pumpStream(connection) }
         if let (session, status) = reply.endsFollowers { endFollowers(of: session, with: status) }
         if reply.change != nil {
             statusMayHaveChanged()
@@ -225,23 +214,11 @@ extension Daemon {
             let progress = connection.output.withBytes { output in
                 engine.fill(&stream, into: &output, byteLimit: byteLimit)
             }
-            switch progress {
-            case .more:
-                connection.phase = .replaying(stream)
-            case .finished where stream.isFollowing:
-                connection.phase = .following(
-                    Connection.Following(
-                        session: stream.session, afterID: stream.lastID,
-                        backlog: FollowerBacklog(limit: engine.limits.maximumPendingOutput)))
-                addFollower(connection.token, of: stream.session)
-            case .finished:
-                connection.phase = .requests
-                appendStatus(.ok(nil), to: connection)
-            case .sessionGone:
-                connection.phase = .requests
-                appendStatus(
-                    .error(ProtocolError(.noSuchSession, "session \(stream.session) was deleted")), to: connection)
-            }
+            let next = Connection.phase(
+                after: progress, of: stream, backlogLimit: engine.limits.maximumPendingOutput)
+            connection.phase = next.phase
+            if let status = next.status { appendStatus(status, to: connection) }
+            if case .following = next.phase { addFollower(connection.token, of: stream.session) }
         case .requests, .following, .closing:
             return
         }
