@@ -7,8 +7,12 @@ import Testing
 /// replay goes, and what the poller is asked to watch in each phase.
 @Suite("Connection phases")
 struct ConnectionPhaseTests {
-    static let name = SessionName("s")!
+    let name: SessionName
     static let limit = 1_000
+
+    init() throws {
+        name = try #require(SessionName("s"))
+    }
 
     func connection(_ phase: Connection.Phase) -> Connection {
         let connection = Connection(
@@ -32,7 +36,7 @@ struct ConnectionPhaseTests {
         quit.closesConnection = true
         #expect(isClosing(Connection.phase(startedBy: quit)))
         var tail = Reply(status: nil)
-        tail.stream = LogStream(session: Self.name, lastID: 4, throughID: nil)
+        tail.stream = LogStream(session: name, lastID: 4, throughID: nil)
         guard case .replaying(let stream) = Connection.phase(startedBy: tail) else {
             Issue.record("a TAIL replays first")
             return
@@ -51,19 +55,19 @@ struct ConnectionPhaseTests {
     }
 
     @Test func aTailCaughtUpFollowsFromWhereTheReplayEnded() {
-        let stream = LogStream(session: Self.name, lastID: 41, throughID: nil)
+        let stream = LogStream(session: name, lastID: 41, throughID: nil)
         let next = Connection.phase(after: .finished, of: stream, backlogLimit: Self.limit)
         #expect(next.status == nil)
         guard case .following(let following) = next.phase else {
             Issue.record("a TAIL caught up follows")
             return
         }
-        #expect(following.session == Self.name && following.afterID == 41)
+        #expect(following.session == name && following.afterID == 41)
         #expect(following.backlog == FollowerBacklog(limit: Self.limit))
     }
 
     @Test func aLogEndsWithOKAndADeletedSessionWithAnError() {
-        let log = LogStream(session: Self.name, lastID: 3, throughID: 9)
+        let log = LogStream(session: name, lastID: 3, throughID: 9)
         let finished = Connection.phase(after: .finished, of: log, backlogLimit: Self.limit)
         #expect(isRequests(finished.phase) && finished.status == .ok(nil))
         let more = Connection.phase(after: .more, of: log, backlogLimit: Self.limit)
@@ -86,8 +90,8 @@ struct ConnectionPhaseTests {
     /// A LOG replay or a listing is not read (pipelined requests wait);
     /// a TAIL's replay is, since any line ends it. Streams always want to write.
     @Test func streamsAreWritableAndOnlyATailIsReadable() {
-        let log = LogStream(session: Self.name, lastID: 0, throughID: 5)
-        let tail = LogStream(session: Self.name, lastID: 0, throughID: nil)
+        let log = LogStream(session: name, lastID: 0, throughID: 5)
+        let tail = LogStream(session: name, lastID: 0, throughID: nil)
         #expect(interest(.replaying(log)) == .init(readable: false, writable: true))
         #expect(interest(.replaying(tail)) == .init(readable: true, writable: true))
         #expect(interest(.listing(SessionListing())) == .init(readable: false, writable: true))
@@ -97,7 +101,7 @@ struct ConnectionPhaseTests {
     /// A follower is always read (a line ends it) but written only when
     /// entries wait; a closing connection is never read.
     @Test func aFollowerIsReadAndAClosingConnectionIsNot() {
-        let following = Connection.Following(session: Self.name, afterID: 0, backlog: FollowerBacklog(limit: 10))
+        let following = Connection.Following(session: name, afterID: 0, backlog: FollowerBacklog(limit: 10))
         #expect(interest(.following(following)) == .init(readable: true, writable: false))
         #expect(interest(.following(following), pendingOutput: 5_000) == .init(readable: true, writable: true))
         #expect(interest(.closing) == .init(readable: false, writable: false))
