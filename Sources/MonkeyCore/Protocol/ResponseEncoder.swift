@@ -52,7 +52,7 @@ public enum ResponseEncoder {
     public static func appendValue(_ value: String, to output: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
-            if !bytes.isEmpty && !bytes.contains(where: needsQuoting) {
+            if !bytes.isEmpty && !bytes.contains(where: Token.needsQuoting) {
                 output.append(contentsOf: bytes)
                 return
             }
@@ -77,11 +77,6 @@ public enum ResponseEncoder {
         append(record, to: &output)
         output.removeLast()
         return String(decoding: output, as: UTF8.self)
-    }
-
-    @inline(__always)
-    private static func needsQuoting(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x22 || byte == 0x3D || byte == 0x5C || byte == 0x7F
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -2,6 +2,14 @@
 public enum Token: Sendable, Equatable {
     case word(String)
     case setting(key: String, value: String)
+
+    /// Bytes that a bare token or logfmt value cannot hold: blanks and other
+    /// control characters, `"`, `=` and `\`. Requests and responses quote
+    /// by the same rule (`RequestEncoder`, `ResponseEncoder`).
+    @inline(__always)
+    public static func needsQuoting(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x22 || byte == 0x3D || byte == 0x5C || byte == 0x7F
+    }
 }
 
 /// Splits a request line into tokens. Tokens are separated by spaces or tabs;
