@@ -29,9 +29,9 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
         // Every syscall the daemon and the client make, with Swift names.
-        .target(name: "MonkeyShell", dependencies: ["MonkeyCore", "CShim"]),
+        .target(name: "MonkeyShell", dependencies: ["CShim"]),
         // sd_notify, sd_listen_fds and the journal, in Swift words.
-        .target(name: "MonkeySystemd", dependencies: ["CSystemd"]),
+        .target(name: "MonkeySystemd", dependencies: ["CSystemd", "MonkeyShell"]),
         .target(
             name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd"],
             swiftSettings: uncheckedExclusivity),

@@ -1,4 +1,3 @@
-import Glibc
 import MonkeyShell
 
 /// Why a `monkeyctl` command did not succeed; each case has one exit status
@@ -26,7 +25,7 @@ public enum ControlFailure: Error, Sendable, Equatable {
         case .daemon(let code, let message):
             ["monkeyctl: \(Visible.escaped(message)) (\(Visible.escaped(code)))"]
         case .unreachable(let path, let error):
-            ["monkeyctl: cannot connect to monkeyd at \(path): \(Self.sentence(error.errno))\(Self.hint(error.errno))"]
+            ["monkeyctl: cannot connect to monkeyd at \(path): \(error.reason)\(Self.hint(error))"]
         case .connectionLost(let reason):
             ["monkeyctl: lost the connection to monkeyd: \(reason)"]
         case .malformedReply(let line):
@@ -36,16 +35,10 @@ public enum ControlFailure: Error, Sendable, Equatable {
         }
     }
 
-    static func sentence(_ number: Int32) -> String {
-        String(cString: strerror(number))
-    }
-
     /// What the operator most likely has to do about a failed connect.
-    private static func hint(_ number: Int32) -> String {
-        switch number {
-        case ENOENT, ECONNREFUSED, ENOTSOCK: " (is monkeyd running?)"
-        case EACCES, EPERM: " (is your user in the monkeyd group?)"
-        default: ""
-        }
+    private static func hint(_ error: SystemError) -> String {
+        if error.isNobodyListening { return " (is monkeyd running?)" }
+        if error.isAccessDenied { return " (is your user in the monkeyd group?)" }
+        return ""
     }
 }

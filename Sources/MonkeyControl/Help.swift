@@ -1,4 +1,5 @@
 import MonkeyCore
+import MonkeyShell
 
 /// The text of `monkeyctl --help` and `monkeyctl SUBCOMMAND --help`.
 enum Help {
@@ -36,7 +37,7 @@ enum Help {
         Environment:
           MONKEYD_SOCKET   socket path when --socket is not given
           XDG_RUNTIME_DIR  without either, the socket is $XDG_RUNTIME_DIR/monkeyd/monkeyd.sock
-                           (as root: /run/monkeyd/monkeyd.sock)
+                           (as root: \(DefaultPaths.systemSocket))
           NO_COLOR         when set and not empty, never colour the output
 
         Exit status:

@@ -55,7 +55,7 @@ struct HumanFormatter {
     }
 
     /// The daemon's default alphabet, which `status` does not repeat on every line.
-    static let defaultAlphabet = "abcdefghijklmnopqrstuvwxyz"
+    static let defaultAlphabet = SessionSettings.defaults.alphabet.text
 
     enum Tone {
         case hit, warning, running, plain

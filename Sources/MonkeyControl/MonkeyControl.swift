@@ -3,6 +3,11 @@ import MonkeyShell
 /// `monkeyctl`, the command-line client of monkeyd, as a library: the
 /// executable only calls `run`, and tests call it with their own console.
 public enum MonkeyControl {
+    /// monkeyctl's entry point: runs the command line and exits with its status.
+    public static func main(arguments: [String]) -> Never {
+        Syscalls.exit(run(arguments: arguments, environment: processEnvironment()))
+    }
+
     /// Runs a command line against the process's stdout and stderr.
     ///
     /// - Parameters:

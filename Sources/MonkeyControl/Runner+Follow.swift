@@ -1,4 +1,3 @@
-import Glibc
 import MonkeyShell
 
 extension Runner {
@@ -31,8 +30,8 @@ extension Runner {
             do {
                 line = try connection.readLine(interruptible: true)
             } catch {
-                if error.errno == EINTR { continue }
-                throw .connectionLost(reason: ControlFailure.sentence(error.errno))
+                if error.isInterrupted { continue }
+                throw .connectionLost(reason: error.reason)
             }
             switch try Self.decode(line) {
             case .record(let record):

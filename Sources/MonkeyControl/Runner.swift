@@ -48,7 +48,7 @@ struct Runner {
         do {
             try connection.send(line: request)
         } catch {
-            throw .connectionLost(reason: "could not send the request: \(ControlFailure.sentence(error.errno))")
+            throw .connectionLost(reason: "could not send the request: \(error.reason)")
         }
     }
 
@@ -61,7 +61,7 @@ struct Runner {
             do {
                 line = try connection.readLine()
             } catch {
-                throw .connectionLost(reason: ControlFailure.sentence(error.errno))
+                throw .connectionLost(reason: error.reason)
             }
             switch try Self.decode(line) {
             case .record(let record): handle(record)

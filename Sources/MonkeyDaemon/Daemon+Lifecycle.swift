@@ -1,4 +1,3 @@
-import Glibc
 import MonkeyCore
 import MonkeyShell
 import MonkeySystemd
@@ -36,7 +35,7 @@ extension Daemon {
         guard !isShuttingDown else { return }
         isShuttingDown = true
         notify(.stopping)
-        events.log(.info, "shutting down on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+        events.log(.info, "shutting down on \(signal == Signal.interrupt ? "SIGINT" : "SIGTERM")")
         poller.remove(listener.fd)
         Syscalls.close(listener.fd)
         tickTimer?.cancel()

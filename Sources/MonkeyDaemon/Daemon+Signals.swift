@@ -1,4 +1,3 @@
-import Glibc
 import MonkeyShell
 
 /// Signals as events of the one epoll loop: a signalfd for the signals that
@@ -6,7 +5,7 @@ import MonkeyShell
 /// asynchronously, and a SIGHUP or SIGTERM sent right after READY=1 could be
 /// lost; a pending signal on a signalfd cannot.
 extension Daemon {
-    static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
+    static let handledSignals = [Signal.terminate, Signal.interrupt, Signal.hangUp]
     static let signalToken = UInt64.max
 
     /// Adds the signalfd to the poller; called before READY=1.
@@ -24,7 +23,7 @@ extension Daemon {
     func handleSignals() {
         guard let fd = signalDescriptor else { return }
         for signal in Syscalls.pendingSignals(fd) {
-            if signal == SIGHUP { reload() } else { shutDown(signal: signal) }
+            if signal == Signal.hangUp { reload() } else { shutDown(signal: signal) }
         }
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import MonkeyCore
 import MonkeyShell
 import MonkeySystemd
@@ -101,7 +100,7 @@ final class Daemon: @unchecked Sendable {
             rearmTimer()
 
             watchSignals()
-            Syscalls.ignoreSignal(SIGPIPE)
+            Syscalls.ignoreSignal(Signal.brokenPipe)
             notify(.ready)
             sendStatus()
             startWatchdog()

@@ -24,7 +24,7 @@ public struct DaemonOptions: Sendable, Equatable {
         The infinite-monkey typewriter daemon. Runs in the foreground; see monkeyd(8).
 
           --socket PATH     listen on PATH (default: $MONKEYD_SOCKET, else
-                            /run/monkeyd/monkeyd.sock as root,
+                            \(DefaultPaths.systemSocket) as root,
                             $XDG_RUNTIME_DIR/monkeyd/monkeyd.sock otherwise)
           --state-dir DIR   keep sessions in DIR (default: /var/lib/monkeyd as root,
                             $XDG_STATE_HOME/monkeyd or ~/.local/state/monkeyd otherwise)

@@ -27,7 +27,7 @@ final class StandardErrorSink: EventSink {
         }
         if let peer = event.peer { fields += ["peer_uid=\(peer.uid)", "peer_pid=\(peer.pid)"] }
         let details = fields.isEmpty ? "" : " [" + fields.joined(separator: " ") + "]"
-        printError("monkeyd: \(event.kind.rawValue): \(event.message)\(details)")
+        Syscalls.printError("monkeyd: \(event.kind.rawValue): \(event.message)\(details)")
     }
 
     func log(_ priority: LogPriority, _ message: String) {
@@ -37,27 +37,6 @@ final class StandardErrorSink: EventSink {
             case .warning: "warning: "
             default: ""
             }
-        printError("monkeyd: \(label)\(message)")
-    }
-}
-
-/// Writes one line to stderr (line-buffered at start-up).
-func printError(_ line: String) {
-    var standardError = StandardError()
-    print(line, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Syscalls.writeStandardError(
-                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])))
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        Syscalls.printError("monkeyd: \(label)\(message)")
     }
 }

@@ -43,7 +43,7 @@ final class JournalSink: EventSink {
         } catch {
             // The journal is gone: say it where someone may still look.
             let message = fields.first { $0.name == "MESSAGE" }?.value ?? ""
-            printError("monkeyd: \(error); \(message)")
+            Syscalls.printError("monkeyd: \(error); \(message)")
         }
     }
 }

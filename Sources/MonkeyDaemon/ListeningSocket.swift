@@ -1,4 +1,3 @@
-import Glibc
 import MonkeyShell
 
 /// The daemon's listening socket: passed by systemd (socket activation) or
@@ -20,7 +19,7 @@ struct ListeningSocket {
     }
 
     /// Binds and listens on `path` with `mode` and, if it exists, `group`.
-    static func create(path: String, mode: UInt32, group: gid_t?) throws(StartupError) -> ListeningSocket {
+    static func create(path: String, mode: UInt32, group: UInt32?) throws(StartupError) -> ListeningSocket {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !directory.isEmpty {
             do {
@@ -43,7 +42,7 @@ struct ListeningSocket {
                 // A socket left with the daemon's own group must not open to that group instead.
                 do { try Syscalls.changeGroup(path, group) } catch { finalMode &= ~0o070 }
             }
-            try Syscalls.changeMode(path, mode_t(finalMode))
+            try Syscalls.changeMode(path, UInt32(finalMode))
             try Syscalls.listen(fd, backlog: 511)
         } catch {
             Syscalls.close(fd)
@@ -57,7 +56,7 @@ struct ListeningSocket {
     /// with, not even between bind and chmod (nor with its group's before
     /// chown gives it the configured group).
     private static func bindPrivately(_ fd: Int32, path: String, mode: UInt32) throws(SystemError) {
-        let previousMask = Syscalls.setUmask(mode_t(~(mode & 0o700) & 0o777))
+        let previousMask = Syscalls.setUmask(UInt32(~(mode & 0o700) & 0o777))
         defer { Syscalls.setUmask(previousMask) }
         try Syscalls.bind(fd, path: path)
     }
@@ -73,7 +72,7 @@ struct ListeningSocket {
             _ = try ClientConnection(path: path)
             throw StartupError("another monkeyd is already listening on \(path)")
         } catch let error as SystemError {
-            guard error.errno == ECONNREFUSED else {
+            guard error.isConnectionRefused else {
                 throw StartupError("cannot check the existing socket \(path)", error)
             }
         } catch let error as StartupError {

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import MonkeyCore
 import MonkeyShell
 import MonkeySystemd
@@ -16,7 +15,7 @@ public enum MonkeyDaemon {
         do {
             action = try DaemonOptions.parse(arguments, defaults: .current())
         } catch {
-            printError("monkeyd: \(error)\nTry 'monkeyd --help'.")
+            Syscalls.printError("monkeyd: \(error)\nTry 'monkeyd --help'.")
             Syscalls.exit(2)
         }
         switch action {
@@ -31,7 +30,7 @@ public enum MonkeyDaemon {
                 let daemon = try start(options)
                 daemon.start()
             } catch {
-                printError("monkeyd: \(error.message)")
+                Syscalls.printError("monkeyd: \(error.message)")
                 Syscalls.exit(1)
             }
             // Not dispatchMain(): on Linux it waits in sigsuspend with every
@@ -45,7 +44,7 @@ public enum MonkeyDaemon {
         // Every client costs a descriptor; the default soft limit (often 1024) can be below max_clients.
         let openFiles = Syscalls.raiseOpenFileLimit()
         if openFiles > 0 && openFiles < UInt64(configuration.limits.maximumClients) + 32 {
-            printError(
+            Syscalls.printError(
                 "monkeyd: warning: only \(openFiles) open files allowed (RLIMIT_NOFILE); "
                     + "max_clients = \(configuration.limits.maximumClients) cannot all be served")
         }
@@ -101,7 +100,7 @@ public enum MonkeyDaemon {
     static func loadConfiguration(_ options: DaemonOptions) throws(StartupError) -> Configuration {
         let bytes: [UInt8]?
         do {
-            bytes = try Syscalls.readFile(options.configurationPath)
+            bytes = try Syscalls.readWholeFile(options.configurationPath, limit: 16 << 20)
         } catch {
             throw StartupError("cannot read the configuration", error)
         }

@@ -33,7 +33,7 @@ public struct DefaultPaths: Sendable, Equatable {
         let explicitSocket = environment("MONKEYD_SOCKET").flatMap { $0.isEmpty ? nil : $0 }
         if uid == 0 {
             return DefaultPaths(
-                socket: explicitSocket ?? "/run/monkeyd/monkeyd.sock", stateDirectory: "/var/lib/monkeyd",
+                socket: explicitSocket ?? systemSocket, stateDirectory: "/var/lib/monkeyd",
                 configuration: "/etc/monkeyd/monkeyd.conf")
         }
         let home = environment("HOME") ?? Syscalls.homeDirectory(of: uid) ?? "/"

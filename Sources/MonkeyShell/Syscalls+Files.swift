@@ -137,11 +137,6 @@ extension Syscalls {
     }
 }
 
-extension SystemError {
-    /// The system's sentence for the errno alone, such as "No space left on device".
-    public var reason: String { String(cString: strerror(errno)) }
-}
-
 extension Syscalls {
     /// `syncfs(2)`: everything written to the file system holding `fd`
     /// reaches the disk, in one call instead of one `fdatasync` per file.

@@ -6,7 +6,7 @@ import Synchronization
 /// signal handler, so it must be lock-free: an `Atomic` is async-signal-safe.
 private let interruptCount = Atomic<Int>(0)
 
-/// The system calls of `monkeyctl`'s terminal side: output, environment, Ctrl-C.
+/// Standard output and error, the environment, and Ctrl-C for `monkeyctl`.
 extension Syscalls {
     public static let standardOutput: Int32 = 1
     public static let standardError: Int32 = 2
@@ -29,6 +29,12 @@ extension Syscalls {
                 return
             }
         }
+    }
+
+    /// Writes one line to stderr: the daemon's and the client's one way
+    /// to say something there.
+    public static func printError(_ line: String) {
+        writeAll(Array((line + "\n").utf8), to: standardError)
     }
 
     /// The process environment, read from `environ(7)`.

@@ -199,9 +199,6 @@ public enum Syscalls {
     /// `geteuid(2)`
     public static func effectiveUserID() -> uid_t { geteuid() }
 
-    /// `getpid(2)`
-    public static func processID() -> pid_t { getpid() }
-
     /// `getgrnam(3)`: the gid of a group, if it exists.
     public static func groupID(named name: String) -> gid_t? {
         guard let group = getgrnam(name) else { return nil }
@@ -238,8 +235,8 @@ public enum Syscalls {
         _ = monkey_use_one_malloc_arena()
     }
 
-    /// `signal(sig, SIG_IGN)`: the signal is then delivered only to Dispatch
-    /// signal sources.
+    /// `signal(sig, SIG_IGN)`: the signal is ignored (SIGPIPE: a peer that
+    /// went away is an error of `send`, never a signal).
     public static func ignoreSignal(_ signal: Int32) {
         _ = Glibc.signal(signal, SIG_IGN)
     }
@@ -249,39 +246,6 @@ public enum Syscalls {
 
     /// `_exit(2)`-free process exit, flushing stdio (`exit(3)`).
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
-}
-
-extension Syscalls {
-    /// `write(2, ...)`: for diagnostics; returns the bytes written or -1.
-    public static func writeStandardError(_ bytes: UnsafeRawBufferPointer) -> Int {
-        while true {
-            let written = Glibc.write(2, bytes.baseAddress, bytes.count)
-            if written < 0 && errno == EINTR { continue }
-            return written
-        }
-    }
-
-    /// Reads a whole (small) file, such as the configuration; nil if it does not exist.
-    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw SystemError("open \(path)")
-        }
-        defer { Glibc.close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read \(path)")
-            }
-            if count == 0 { return contents }
-            contents.append(contentsOf: chunk[0..<count])
-            if contents.count > 16 << 20 { throw SystemError("read \(path)", errno: EFBIG) }
-        }
-    }
 }
 
 extension Syscalls {

@@ -1,5 +1,6 @@
 internal import CSystemd
 import Glibc
+import MonkeyShell
 
 /// What the daemon tells systemd (sd_notify(3)).
 public enum NotifyState: Sendable, Equatable {
@@ -25,7 +26,7 @@ public enum Systemd {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let call: String
         public let errno: Int32
-        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+        public var description: String { "\(call): \(SystemError.sentence(errno))" }
     }
 
     /// Sends states to the service manager; false when no manager listens

@@ -1,5 +1,3 @@
-import Glibc
 import MonkeyControl
 
-let status = MonkeyControl.run(arguments: CommandLine.arguments, environment: MonkeyControl.processEnvironment())
-exit(status)
+MonkeyControl.main(arguments: CommandLine.arguments)

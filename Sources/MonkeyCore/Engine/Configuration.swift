@@ -26,12 +26,11 @@ public struct Configuration: Sendable, Equatable {
         public var description: String { "line \(line): \(message)" }
     }
 
-    /// Every key with its meaning, in the order the man page lists them.
+    /// Every key, in the order the man page lists them.
     public static let keys = [
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
         "max_entries", "max_pending_output", "sync_interval", "journal_size", "log_typed", "socket_mode",
-        "socket_group",
-        "idle_timeout",
+        "socket_group", "idle_timeout",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {

@@ -12,7 +12,7 @@
 /// integers, so that moving them costs no reference counting.
 /// Items are never removed in place: a session that stops or changes its
 /// interval gets a new due time, and the stale item is skipped when it
-/// surfaces (the caller checks `isCurrent`).
+/// surfaces (the engine compares its due time with the session's).
 public struct TickScheduler: Sendable {
     /// Ordered by due time, then by slot.
     public struct Item: Sendable, Comparable {
