@@ -22,12 +22,6 @@ enum Binaries {
         guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
         return binary.range(of: Data("__asan_init".utf8)) != nil
     }()
-    /// Whether monkeyd is built with ThreadSanitizer, whose runtime has a
-    /// background thread of its own that wakes up periodically.
-    static let isThreadSanitized: Bool = {
-        guard let binary = FileManager.default.contents(atPath: monkeyd) else { return false }
-        return binary.range(of: Data("__tsan_init".utf8)) != nil
-    }()
     static var monkeyctl: String { directory + "/monkeyctl" }
 }
 
@@ -268,18 +262,45 @@ final class DaemonProcess {
         }.joined(separator: ", ")
     }
 
-    /// Voluntary and involuntary context switches of every thread of the
-    /// daemon: how a test sees that it wakes up.
-    func contextSwitches() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var total = 0
-        for task in tasks {
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+    /// The daemon's own count of its wake-ups, by what woke it
+    /// (`monkeyd_wakeups_total` of METRICS). Asking costs a wake-up or two
+    /// of `connections`, and nothing else.
+    func wakeUps() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let prefix = "monkeyd_wakeups_total{source=\""
+        for line in try request("METRICS") where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            guard let quote = rest.firstIndex(of: "\""), let space = rest.lastIndex(of: " ") else { continue }
+            counts[String(rest[..<quote])] = Int(rest[rest.index(after: space)...])
+        }
+        guard !counts.isEmpty else { throw TestFailure("METRICS has no monkeyd_wakeups_total") }
+        return counts
+    }
+
+    /// The wake-ups of every source but `connections` (the test's own requests).
+    func wakeUpsBesidesRequests() throws -> [String: Int] {
+        try wakeUps().filter { $0.key != "connections" }
+    }
+
+    /// Waits until nothing but requests has woken the daemon for `quiet`
+    /// seconds (a sync or a status line may still be due when a test stops
+    /// typing), then returns the counts; throws after `timeout`.
+    @discardableResult
+    func waitUntilIdle(quiet: Double = 0.3, timeout: Double = 10) throws -> [String: Int] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try wakeUpsBesidesRequests()
+        var quietSince = Date()
+        while Date() < deadline {
+            usleep(20_000)  // polling with a deadline
+            let now = try wakeUpsBesidesRequests()
+            if now != last {
+                last = now
+                quietSince = Date()
+            } else if Date().timeIntervalSince(quietSince) >= quiet {
+                return now
             }
         }
-        return total
+        throw TestFailure("the daemon kept waking up: \(last)")
     }
 
     /// Resident memory of the daemon in KiB (from /proc).
