@@ -15,8 +15,9 @@ DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_BUILD := .build/deb
 DEB_SOURCE := $(DEB_BUILD)/monkeyd-$(VERSION)
 DEB := .build/monkeyd_$(VERSION)_$(DEB_ARCH).deb
+DEB_NEXT := .build/monkeyd_$(VERSION)+next_$(DEB_ARCH).deb
 
-.PHONY: release install deb
+.PHONY: release install deb deb-next
 
 ## release: optimised binaries with the Swift runtime linked in, so the
 ## target needs no toolchain (only libc and libsystemd).
@@ -62,8 +63,21 @@ deb: deps
 	cp $(DEB_BUILD)/$(notdir $(DEB)) $(DEB)
 	@echo "built $(DEB)"
 
+## deb-next: the same package one version up ($(VERSION)+next), for the upgrade
+## in test-systemd: the tree `make deb` left, built again without cleaning it,
+## so only the packaging steps run again.
+deb-next:
+	@[ -d $(DEB_SOURCE)/debian ] || { echo "run make deb first" >&2; exit 1; }
+	cd $(DEB_SOURCE) && { printf '%s\n' 'monkeyd ($(VERSION)+next) unstable; urgency=medium' '' \
+		'  * The same code, one version up, to test upgrades.' '' \
+		" -- $$(dpkg-parsechangelog -l packaging/debian/changelog -S Maintainer)  $$(date -R)" ''; cat packaging/debian/changelog; } >debian/changelog
+	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b -nc
+	cp $(DEB_BUILD)/$(notdir $(DEB_NEXT)) $(DEB_NEXT)
+	@echo "built $(DEB_NEXT)"
+
 ## test-systemd: the end-to-end test under a booted systemd (root; see scripts/test-systemd).
 .PHONY: test-systemd
 test-systemd: deb
 	lintian --fail-on error,warning $(DEB)
-	scripts/test-systemd $(DEB)
+	$(MAKE) deb-next
+	scripts/test-systemd $(DEB) $(DEB_NEXT)
