@@ -1,6 +1,6 @@
 # Installation and the Debian package; included by the Makefile.
 # make install DESTDIR=/tmp/root PREFIX=/usr     (PREFIX defaults to /usr/local)
-# make deb                                      (.build/monkeyd_VERSION_ARCH.deb)
+# make deb                                      (.build/monkeyd_VERSION_ARCH.deb, by dpkg-buildpackage)
 
 RELEASE_BIN := .build/release
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
@@ -12,10 +12,12 @@ MANDIR := $(PREFIX)/share/man
 INSTALL ?= install
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/MonkeyCore/Engine/Engine.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
-DEB_ROOT := .build/deb/debian/monkeyd
+DEB_BUILD := .build/deb
+DEB_SOURCE := $(DEB_BUILD)/monkeyd-$(VERSION)
 DEB := .build/monkeyd_$(VERSION)_$(DEB_ARCH).deb
+DEB_NEXT := .build/monkeyd_$(VERSION)+next_$(DEB_ARCH).deb
 
-.PHONY: release install deb
+.PHONY: release install deb deb-next
 
 ## release: optimised binaries with the Swift runtime linked in, so the
 ## target needs no toolchain (only libc and libsystemd).
@@ -40,28 +42,42 @@ install: release
 	$(INSTALL) -m 644 packaging/completions/_monkeyctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/
 	$(INSTALL) -m 644 packaging/completions/monkeyctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/
 
-## deb: an installable package built with dpkg-deb from `make install PREFIX=/usr`.
-deb:
-	rm -rf $(DEB_ROOT)
-	$(MAKE) install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr
-	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
-	$(INSTALL) -d $(DEB_ROOT)/DEBIAN $(DEB_ROOT)/usr/share/doc/monkeyd
-	$(INSTALL) -m 644 packaging/debian/copyright $(DEB_ROOT)/usr/share/doc/monkeyd/copyright
-	gzip -9n <packaging/debian/changelog >$(DEB_ROOT)/usr/share/doc/monkeyd/changelog.gz
-	chmod 644 $(DEB_ROOT)/usr/share/doc/monkeyd/changelog.gz
-	$(INSTALL) -m 755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm $(DEB_ROOT)/DEBIAN/
-	echo /etc/monkeyd/monkeyd.conf >$(DEB_ROOT)/DEBIAN/conffiles
-	$(INSTALL) -d .build/deb/debian
-	printf 'Source: monkeyd\n\nPackage: monkeyd\nArchitecture: any\n' >.build/deb/debian/control
-	cd .build/deb && dpkg-shlibdeps -O -e debian/monkeyd/usr/bin/monkeyd -e debian/monkeyd/usr/bin/monkeyctl | sed 's/^shlibs:Depends=//' >shlibs
-	sed -e 's/@VERSION@/$(VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' -e "s/@SHLIBS@/$$(cat .build/deb/shlibs)/" \
-		-e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)/" \
-		packaging/debian/control >$(DEB_ROOT)/DEBIAN/control
-	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
+## deb: the Debian package, built as Debian builds packages: the tree (what git
+## tracks or would track) copied to $(DEB_SOURCE), packaging/debian as its debian/,
+## then dpkg-buildpackage, which runs `make release` and `make install` through
+## debian/rules. debhelper writes the maintainer scripts.
+deb: DEBIAN_PACKAGES += debhelper dpkg-dev
+deb: deps
+	@changelog=$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version); \
+	if [ "$$changelog" != "$(VERSION)" ]; then \
+		echo "packaging/debian/changelog is at $$changelog but the code at $(VERSION): add a changelog entry" >&2; exit 1; \
+	fi
+	rm -rf $(DEB_BUILD)
+	$(INSTALL) -d $(DEB_SOURCE)
+	set -o pipefail; { git ls-files -z --cached --others --exclude-standard 2>/dev/null \
+		|| find . -path ./.build -prune -o -type f -printf '%P\0'; } \
+		| while IFS= read -r -d '' file; do [ ! -e "$$file" ] || printf '%s\0' "$$file"; done \
+		| tar --null -T - -cf - | tar -C $(DEB_SOURCE) -xf -
+	cp -R $(DEB_SOURCE)/packaging/debian $(DEB_SOURCE)/debian
+	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b
+	cp $(DEB_BUILD)/$(notdir $(DEB)) $(DEB)
 	@echo "built $(DEB)"
+
+## deb-next: the same package one version up ($(VERSION)+next), for the upgrade
+## in test-systemd: the tree `make deb` left, built again without cleaning it,
+## so only the packaging steps run again.
+deb-next:
+	@[ -d $(DEB_SOURCE)/debian ] || { echo "run make deb first" >&2; exit 1; }
+	cd $(DEB_SOURCE) && { printf '%s\n' 'monkeyd ($(VERSION)+next) unstable; urgency=medium' '' \
+		'  * The same code, one version up, to test upgrades.' '' \
+		" -- $$(dpkg-parsechangelog -l packaging/debian/changelog -S Maintainer)  $$(date -R)" ''; cat packaging/debian/changelog; } >debian/changelog
+	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b -nc
+	cp $(DEB_BUILD)/$(notdir $(DEB_NEXT)) $(DEB_NEXT)
+	@echo "built $(DEB_NEXT)"
 
 ## test-systemd: the end-to-end test under a booted systemd (root; see scripts/test-systemd).
 .PHONY: test-systemd
 test-systemd: deb
 	lintian --fail-on error,warning $(DEB)
-	scripts/test-systemd $(DEB)
+	$(MAKE) deb-next
+	scripts/test-systemd $(DEB) $(DEB_NEXT)

@@ -3,7 +3,8 @@ import MonkeyCore
 import Testing
 
 /// What ships beside the binaries agrees with the code: the default
-/// monkeyd.conf, its man page, and the units as systemd reads them.
+/// monkeyd.conf, its man page, the units as systemd reads them, and the
+/// Debian package's version and maintainer scripts.
 @Suite("Packaging")
 struct PackagingTests {
     static func text(_ path: String) throws -> String {
@@ -23,6 +24,23 @@ struct PackagingTests {
     @Test func theManPageDocumentsEveryKey() throws {
         let page = try PackagingTests.text("man/monkeyd.conf.5")
         for key in Configuration.keys { #expect(page.contains(".It Cm \(key) No = "), "\(key) undocumented") }
+    }
+
+    /// `make deb` names the package after the daemon's version, so the changelog must be at it.
+    @Test func theDebianChangelogIsAtTheDaemonsVersion() throws {
+        let changelog = try PackagingTests.text("packaging/debian/changelog")
+        let heading = changelog.prefix { $0 != "\n" }
+        #expect(heading.hasPrefix("monkeyd (\(Engine.version)) "), "\(heading)")
+    }
+
+    /// debhelper writes every maintainer script (PRODUCT.md §7a): none is kept by hand.
+    @Test func noMaintainerScriptIsWrittenByHand() throws {
+        let directory = JournalTests.repository.appendingPathComponent("packaging/debian").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        for script in ["preinst", "postinst", "prerm", "postrm", "config"] {
+            let written = names.filter { $0 == script || $0.hasSuffix(".\(script)") }
+            #expect(written.isEmpty, "packaging/debian/\(written.joined(separator: ", "))")
+        }
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/systemd-analyze")))
