@@ -83,9 +83,21 @@ struct SeededTypingTests {
         #expect(chiSquare(bySeed) < chiSquareCritical(degreesOfFreedom: 15), "\(bySeed)")
     }
 
+    @Test func seedsParseAsTheProtocolWritesThem() {
+        #expect(TypingSeed(parsing: "0")?.value == 0)
+        #expect(TypingSeed(parsing: "18446744073709551615")?.value == .max)
+        #expect(TypingSeed(parsing: "007")?.value == 7)
+        for bad in ["", "-1", "+1", "18446744073709551616", "1e3", " 1", "0x10", "１"] {
+            #expect(TypingSeed(parsing: bad) == nil, "\(bad)")
+        }
+        #expect(TypingSeed(42).description == "42")
+        #expect(TypingSeed(42) == TypingSeed(42) && TypingSeed(42) != TypingSeed(43))
+        #expect(TypingSeed(42).state(ofEntry: 1) == SeededTyping.state(seed: 42, id: 1))
+    }
+
     @Test func typingWithASeedIsTypingWithWyRand() throws {
         let letters = try alphabet("xyz🐒")
-        var random = SeededTyping.generator(seed: 5, id: 6)
+        var random = TypingSeed(5).generator(forEntry: 6)
         #expect(
             letters.typeString(length: 30, using: &random)
                 == SeededTyping.text(seed: 5, id: 6, monkeys: 30, alphabet: letters))

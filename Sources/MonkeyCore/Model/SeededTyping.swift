@@ -26,22 +26,17 @@
 /// 5. The text is the characters' UTF-8 bytes, one after another.
 ///
 /// The stream is the daemon's own generator (`WyRand`), so typing with a
-/// seed costs what typing without one does, plus two `mix` per entry.
+/// seed costs what typing without one does, plus one `mix` per entry
+/// (`TypingSeed` keeps `mix(seed)`).
 public enum SeededTyping {
     /// The text of entry `id` of a session with this seed.
     public static func text(seed: UInt64, id: UInt64, monkeys: Int, alphabet: Alphabet) -> String {
-        var random = generator(seed: seed, id: id)
-        return alphabet.typeString(length: monkeys, using: &random)
-    }
-
-    /// The generator positioned to type entry `id`: steps 2 and 3 above.
-    public static func generator(seed: UInt64, id: UInt64) -> WyRand {
-        WyRand(seed: state(seed: seed, id: id))
+        TypingSeed(seed).text(ofEntry: id, monkeys: monkeys, alphabet: alphabet)
     }
 
     /// The entry's starting state, step 2 above.
     public static func state(seed: UInt64, id: UInt64) -> UInt64 {
-        mix(mix(seed) &+ id &* 0x9e37_79b9_7f4a_7c15)
+        TypingSeed(seed).state(ofEntry: id)
     }
 
     /// SplitMix64's finaliser (Stafford's "Mix13"), step 1 above.
@@ -51,4 +46,46 @@ public enum SeededTyping {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
+}
+
+/// A session's `seed=` setting, ready to type with: `mix(seed)` is worked
+/// out once, so that each entry costs one `mix` and wyrand's own work
+/// (see `SeededTyping` for the specification).
+public struct TypingSeed: Sendable, Hashable, CustomStringConvertible {
+    /// The seed as set, 0 to 2^64 − 1.
+    public let value: UInt64
+    private let mixed: UInt64
+
+    public init(_ value: UInt64) {
+        self.value = value
+        self.mixed = SeededTyping.mix(value)
+    }
+
+    /// A seed written in decimal digits only (no sign, no blanks), from 0
+    /// to 18446744073709551615; nil for anything else.
+    public init?(parsing text: String) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(text) else {
+            return nil
+        }
+        self.init(value)
+    }
+
+    /// The text of entry `id`.
+    public func text(ofEntry id: UInt64, monkeys: Int, alphabet: Alphabet) -> String {
+        var random = generator(forEntry: id)
+        return alphabet.typeString(length: monkeys, using: &random)
+    }
+
+    /// The generator positioned to type entry `id`: steps 2 and 3 of the specification.
+    public func generator(forEntry id: UInt64) -> WyRand {
+        WyRand(seed: state(ofEntry: id))
+    }
+
+    /// The entry's starting state, step 2 of the specification.
+    public func state(ofEntry id: UInt64) -> UInt64 {
+        SeededTyping.mix(mixed &+ id &* 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The seed in decimal, as STATUS shows it.
+    public var description: String { String(value) }
 }
