@@ -30,7 +30,7 @@ enum RequestLine {
             encode(follow ? .tail : .log, [session], [("last", String(last))])
         case .ping: encode(.ping)
         case .hello: encode(.hello)
-        case .help, .clientVersion: nil
+        case .help, .clientVersion, .odds, .replay: nil
         }
     }
 
