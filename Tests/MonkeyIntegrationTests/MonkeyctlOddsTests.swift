@@ -103,6 +103,44 @@ struct MonkeyctlOddsTests {
         #expect(json.output.hasPrefix(#"{"seed":\#(arguments[1]),"id":\#(arguments[3]),"#), "\(json)")
     }
 
+    /// The test vectors printed in monkeyd(8) are what `replay` types.
+    @Test func theManualsVectorsReplay() throws {
+        let page = try String(
+            contentsOf: JournalTests.repository.appendingPathComponent("man/monkeyd.8"), encoding: .utf8)
+        let table = try #require(page.components(separatedBy: "Test vectors:\n").last)
+        var checked = 0
+        for line in table.split(separator: "\n") {
+            if line.hasPrefix(".El") { break }
+            let cells = line.split(separator: " Ta ").map {
+                Self.unescaped(String($0).replacingOccurrences(of: "Li ", with: ""))
+            }
+            guard cells.count == 5, let seed = cells.first?.dropFirst(4), seed.allSatisfy(\.isNumber) else { continue }
+            let alphabet = cells[3] == "a...z" ? "abcdefghijklmnopqrstuvwxyz" : cells[3]
+            let result = try MonkeyctlProcess.run(
+                Self.nowhere + [
+                    "replay", "--seed", String(seed), "--id", cells[1], "--monkeys", cells[2], "--alphabet", alphabet,
+                ])
+            #expect(result.lines == [cells[4]], "\(line): \(result)")
+            checked += 1
+        }
+        #expect(checked == 6, "the table has six vectors")
+    }
+
+    /// mandoc's `\[u00E4]` escapes as the characters they stand for.
+    static func unescaped(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "\\[u") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "]"),
+                let value = UInt32(rest[start.upperBound..<end], radix: 16), let scalar = Unicode.Scalar(value)
+            else { return result + rest }
+            result.unicodeScalars.append(scalar)
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
     static let usageErrors: [(arguments: [String], message: String)] = [
         (["odds"], "'odds' needs --target TEXT"),
         (["odds", "--target", ""], "'odds' needs a target that is not empty"),
