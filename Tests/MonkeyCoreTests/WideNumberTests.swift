@@ -142,6 +142,13 @@ struct ElementaryTests {
         #expect(Elementary.exp(-750) == 0)
     }
 
+    @Test func floorAndNearestWholeWithoutTheCLibrary() {
+        for x in Self.fractions.map({ ($0 - 0.5) * 1e6 }) + [0, -0.5, 0.5, 2, -2, 1e15 + 0.5, -1e15 - 0.5, 0x1p52] {
+            #expect(Elementary.floor(x) == Foundation.floor(x), "\(x)")
+            #expect(Elementary.nearestWhole(x) == Foundation.floor(x + 0.5), "\(x)")
+        }
+    }
+
     @Test func exponentialMinusOne() {
         for x in Self.fractions.map({ $0 * 2 - 1 }) + [1e-20, -1e-20, 0.349, -0.349, 0.351, 30, -40] {
             let expected = Foundation.expm1(x)

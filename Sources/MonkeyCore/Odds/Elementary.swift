@@ -47,10 +47,22 @@ enum Elementary {
         let s = x / (2 + x)
         let z = s * s
         var sum = 0.0
-        for odd in stride(from: 39.0, through: 1, by: -2) {
-            sum = sum * z + 1 / odd
+        for odd in stride(from: 39, through: 1, by: -2) {
+            sum = sum * z + 1 / Double(odd)
         }
         return 2 * s * sum
+    }
+
+    /// ⌊x⌋ for |x| < 2^62. Double's `rounded` calls the C library's floor
+    /// and round on machines without SSE4.1, and the core links none.
+    static func floor(_ x: Double) -> Double {
+        let truncated = Double(Int64(x))
+        return truncated > x ? truncated - 1 : truncated
+    }
+
+    /// x rounded to a whole number, halves up, for |x| < 2^62.
+    static func nearestWhole(_ x: Double) -> Double {
+        floor(x + 0.5)
     }
 
     /// e^x; 0 or +infinity beyond a Double's range.
@@ -59,7 +71,7 @@ enum Elementary {
         if x > 710 { return .infinity }
         if x < -746 { return 0 }
         // x = n·ln 2 + r with |r| ≤ ln2/2; the two-part ln 2 keeps r exact enough.
-        let n = (x / ln2).rounded()
+        let n = nearestWhole(x / ln2)
         let r = (x - n * ln2High) - n * ln2Low
         return Double(sign: .plus, exponent: Int(n), significand: 1 + r * exponentialTail(r))
     }

@@ -30,7 +30,7 @@ extension WideNumber {
     public var nearbyWholeNumber: UInt64? {
         guard !isZero, exponent < 20 else { return nil }
         let value = doubleValue
-        let nearest = value.rounded()
+        let nearest = Elementary.nearestWhole(value)
         guard nearest >= 1, nearest < Double(Self.largestWholeNumber),
             abs(value - nearest) <= nearest * Self.wholeNumberTolerance
         else { return nil }
@@ -66,16 +66,18 @@ extension WideNumber {
     }
 
     /// The value rounded to `count` significant decimal digits (1 to 15),
-    /// as those digits (a number from 10^(count-1) to 10^count − 1) and the
+    /// for a binary exponent within ±2^50, as those digits (a number from 10^(count-1) to 10^count − 1) and the
     /// decimal exponent of the first one: 17576 with 4 digits is (1758, 4).
     public func decimalDigits(significantDigits count: Int) -> (digits: UInt64, exponent: Int) {
         precondition((1...15).contains(count), "1 to 15 significant digits")
         guard !isZero else { return (0, 0) }
+        // Far beyond any odds (those stay within 2^20); the split below needs it.
+        precondition(exponent.magnitude < 1 << 50, "a binary exponent within ±2^50")
         // log10(value) = log10(significand) + exponent·log10(2), the second
         // product split so that its integer part is exact at any exponent.
         let binary = Double(exponent)
         let wholePart = binary * Self.log10TwoHigh
-        var decimalExponent = Int(wholePart.rounded(.down))
+        var decimalExponent = Int(Elementary.floor(wholePart))
         let fraction =
             (wholePart - Double(decimalExponent)) + binary * Self.log10TwoLow
             + Elementary.log(significand) / Elementary.ln10
@@ -92,7 +94,7 @@ extension WideNumber {
         }
         var scale = 1.0
         for _ in 1..<count { scale *= 10 }
-        var digits = (mantissa * scale).rounded()
+        var digits = Elementary.nearestWhole(mantissa * scale)
         // 9.9996 rounds up to 10.00: one more decimal place.
         if digits >= scale * 10 {
             digits = scale
