@@ -42,6 +42,7 @@ class Bench:
         self.arguments = arguments
         self.directory = tempfile.mkdtemp(prefix="monkeyd-bench.")
         self.monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
+        self.monkeyctl = os.path.join(ROOT, ".build", "release", "monkeyctl")
         self.redis = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.client = os.path.join(self.directory, "loadclient")
         self.configuration = os.path.join(self.directory, "monkeyd.conf")
@@ -223,6 +224,29 @@ class Bench:
         finally:
             self.stop(process)
 
+    # The limits of issue 18: a target of 1,024 characters (of period 7, so
+    # with many moves back) over 256 characters, 10,000 monkeys.
+    ODDS_ALPHABET = "".join(chr(c) for c in range(0x20, 0x7F)) + "".join(chr(c) for c in range(0xA0, 0xA0 + 161))
+    ODDS_TARGET = ("monkey!" * 147)[:1024]
+
+    def odds_once(self, *arguments):
+        """Seconds for one `monkeyctl odds` run, start to exit."""
+        started = time.perf_counter()
+        subprocess.run([self.monkeyctl, "odds", *arguments], check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - started
+
+    def odds(self):
+        """The worst-case p in the release build: a `monkeyctl odds` at the limits
+        minus a trivial one (process start-up), pair by pair."""
+        worst = ["--target", self.ODDS_TARGET, "--alphabet", self.ODDS_ALPHABET, "--monkeys", "10000"]
+        for _ in range(3):  # warm the page cache
+            self.odds_once(*worst)
+        for _ in range(self.arguments.pairs * 4):
+            trivial = self.odds_once("--target", "a")
+            self.record("odds: worst-case p (1,024 over 256, 10,000 monkeys), ms", "monkeyd",
+                        (self.odds_once(*worst) - trivial) * 1000)
+        log("odds done")
+
     @staticmethod
     def read_statuses(connection, count):
         text = ""
@@ -244,6 +268,7 @@ class Bench:
         "fan-out 100×1 kHz: entries lost": ("value", 0.0, "<="),
         "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
         "start-up, no state: ms to ready": ("value", 20.0, "<"),
+        "odds: worst-case p (1,024 over 256, 10,000 monkeys), ms": ("value", 100.0, "<"),
     }
 
     @staticmethod
@@ -308,8 +333,8 @@ def main():
     parser.add_argument("--typing-seconds", type=float, default=10)
     parser.add_argument("--fanout-seconds", type=float, default=5)
     parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000, 10000])
-    parser.add_argument("--only", nargs="+", choices=["control", "typing", "fanout", "startup"],
-                        default=["control", "typing", "fanout", "startup"])
+    parser.add_argument("--only", nargs="+", choices=["control", "typing", "fanout", "startup", "odds"],
+                        default=["control", "typing", "fanout", "startup", "odds"])
     arguments = parser.parse_args()
     bench = Bench(arguments)
     started = time.monotonic()
@@ -318,7 +343,7 @@ def main():
         for workload in arguments.only:
             log(f"{workload} ...")
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
-             "startup": bench.startup}[workload]()
+             "startup": bench.startup, "odds": bench.odds}[workload]()
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)
     print()

@@ -1,11 +1,14 @@
+import MonkeyCore
+
 /// The subcommands of `monkeyctl`, as spelled on the command line.
 public enum Subcommand: String, Sendable, CaseIterable {
-    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help
+    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help, odds, replay
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
         switch self {
-        case .start, .set: [.target, .monkeys, .interval, .alphabet]
+        case .start, .set, .odds: [.target, .monkeys, .interval, .alphabet]
+        case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines]
         case .tail: [.lines, .follow]
         case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
@@ -15,7 +18,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version: 0
+        case .ping, .hello, .version, .odds, .replay: 0
         case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .help: 1
         }
     }
@@ -48,6 +51,39 @@ public struct SettingOptions: Sendable, Equatable {
     }
 }
 
+/// `odds`: settings checked as the daemon checks them, for a computation
+/// that needs no daemon.
+public struct OddsQuestion: Sendable, Equatable {
+    /// Not empty.
+    public var target: String
+    public var monkeys: Int
+    public var alphabet: Alphabet
+    public var interval: Interval
+
+    public init(target: String, monkeys: Int, alphabet: Alphabet, interval: Interval) {
+        self.target = target
+        self.monkeys = monkeys
+        self.alphabet = alphabet
+        self.interval = interval
+    }
+}
+
+/// `replay`: which entry of which seeded session to type again.
+public struct ReplayQuestion: Sendable, Equatable {
+    public var seed: TypingSeed
+    /// At least 1.
+    public var id: UInt64
+    public var monkeys: Int
+    public var alphabet: Alphabet
+
+    public init(seed: TypingSeed, id: UInt64, monkeys: Int, alphabet: Alphabet) {
+        self.seed = seed
+        self.id = id
+        self.monkeys = monkeys
+        self.alphabet = alphabet
+    }
+}
+
 /// What one run of `monkeyctl` does, decided from the command line alone.
 public enum Command: Sendable, Equatable {
     case start(session: String, settings: SettingOptions)
@@ -67,6 +103,10 @@ public enum Command: Sendable, Equatable {
     case help(Subcommand?)
     /// `--version`: the client's version, without asking the daemon.
     case clientVersion
+    /// The odds of a target, computed here by the daemon's own code.
+    case odds(OddsQuestion)
+    /// The text of one entry of a seeded session, typed again here.
+    case replay(ReplayQuestion)
 
     /// The session a command works on when none is named.
     public static let defaultSession = "default"

@@ -50,6 +50,16 @@ public enum CommandLineParser {
         case .ping: return .ping
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
+        case .odds:
+            return .odds(
+                try LocalQuestion.odds(
+                    target: split.value(.target), monkeys: split.value(.monkeys), alphabet: split.value(.alphabet),
+                    interval: split.value(.interval)))
+        case .replay:
+            return .replay(
+                try LocalQuestion.replay(
+                    seed: split.value(.seed), id: split.value(.id), monkeys: split.value(.monkeys),
+                    alphabet: split.value(.alphabet)))
         case .help:
             guard let argument else { return .help(nil) }
             guard let topic = Subcommand(rawValue: argument) else {

@@ -25,11 +25,14 @@ enum Help {
           tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
+          odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
+          replay --seed S --id ID --monkeys N [--alphabet CHARS]
+                                         type entry ID of a session with seed S again (no daemon)
           help [SUBCOMMAND]              show this help, or a subcommand's
 
         SESSION defaults to "default". 'monkeyctl SUBCOMMAND --help' shows more.
 
-        Settings (start, set):
+        Settings (start, set, odds):
         \(settingsList)
 
         \(commonOptions)
@@ -154,6 +157,38 @@ enum Help {
 
             Shows the version of monkeyd and of its protocol; 'version' shows the
             version of monkeyctl (\(Engine.version)) first.
+            """
+        case .odds:
+            """
+            Usage: monkeyctl odds --target TEXT [--monkeys N] [--alphabet CHARS] [--interval DURATION]
+
+            Computes, here and without a daemon, with the daemon's own code, the odds
+            of a session with these settings (the defaults are a new session's:
+            1 monkey, the letters a to z, 100ms): p, the probability that one entry
+            contains TEXT; 1/p, the mean number of entries from one hit to the next;
+            and that many intervals, the mean wait. Prints one line, such as
+              1 in 17,576 entries; about 29 minutes at 100ms
+            or, for a target that can never be typed, why:
+              never: the alphabet lacks "y"
+            With --json, one object with the fields p_hit, expected_entries and
+            expected_seconds of STATUS.
+
+            Settings:
+            \(settingsList)
+            """
+        case .replay:
+            """
+            Usage: monkeyctl replay --seed S --id ID --monkeys N [--alphabet CHARS]
+
+            Prints the text of entry ID of a session typing with seed S, N monkeys
+            and the alphabet CHARS (default: the letters a to z), computed here
+            without a daemon, exactly as monkeyd types it (see "Reproducible
+            typing" in monkeyd(8)). With --json: {"seed":S,"id":ID,...,"text":...}.
+
+              --seed S               the session's seed, 0 to 18446744073709551615
+              --id ID                the entry's id (not its number), at least 1
+              --monkeys N            the number of monkeys when the entry was typed
+              --alphabet CHARS       the alphabet when the entry was typed
             """
         case .help:
             """

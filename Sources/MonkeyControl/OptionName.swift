@@ -3,6 +3,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     case socket, json, help, version
     case target, monkeys, interval, alphabet
     case lines, follow
+    case seed, id
 
     var long: String {
         switch self {
@@ -16,6 +17,8 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .alphabet: "alphabet"
         case .lines: "lines"
         case .follow: "follow"
+        case .seed: "seed"
+        case .id: "id"
         }
     }
 
@@ -30,7 +33,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
 
     var takesValue: Bool {
         switch self {
-        case .socket, .target, .monkeys, .interval, .alphabet, .lines: true
+        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id: true
         case .json, .help, .version, .follow: false
         }
     }

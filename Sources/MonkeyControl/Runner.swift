@@ -1,8 +1,9 @@
 import MonkeyCore
 import MonkeyShell
 
-/// Carries out one `Invocation`: local help, or one request to monkeyd and
-/// its response printed as text or JSON Lines.
+/// Carries out one `Invocation`: what needs no daemon (help, `odds`,
+/// `replay`), or one request to monkeyd and its response printed as text or
+/// JSON Lines.
 struct Runner {
     let invocation: Invocation
     let socketPath: String
@@ -11,16 +12,7 @@ struct Runner {
 
     func run() throws(ControlFailure) {
         let command = invocation.command
-        switch command {
-        case .help(let topic):
-            console.print(Help.text(for: topic))
-            return
-        case .clientVersion:
-            console.print("monkeyctl \(Engine.version)")
-            return
-        default:
-            break
-        }
+        if runLocally(command) { return }
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
         if case .tail(_, _, follow: true) = command {

@@ -43,9 +43,18 @@ struct CompletionTests {
             show monkeyctl stop ''
             show monkeyctl tail alpha -
             show monkeyctl --socket "$MONKEYD_SOCKET" delete b
+            show monkeyctl o
+            show monkeyctl replay --
+            show monkeyctl odds ''
+            show monkeyctl odds --target x --m
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
-        #expect(lines == ["start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta"])
+        #expect(
+            lines == [
+                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
+                "--socket --json --help --seed --id --monkeys --alphabet",
+                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys",
+            ])
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/fish")))
@@ -56,10 +65,17 @@ struct CompletionTests {
             complete -C 'monkeyctl st' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl stop ' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl tail --f' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl r' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl replay --' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
-        #expect(lines == ["start", "status", "stop", "alpha", "be.ta", "--follow"])
+        #expect(
+            lines == [
+                "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
+                "--json", "--monkeys", "--seed", "--socket", "--interval",
+            ])
     }
 
     /// zsh completion needs a line editor to run for real; the test loads it
@@ -81,7 +97,9 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "_monkeyctl", "start stop set clear delete status log tail ping hello version help ", "alpha", "be.ta",
+                "_monkeyctl", "start stop set clear delete status log tail ping hello version odds replay help ",
+                "alpha",
+                "be.ta",
             ])
     }
 }

@@ -10,7 +10,7 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail ping hello version help
+set -l subcommands start stop set clear delete status log tail ping hello version odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
 complete -c monkeyctl -l json -d 'print JSON Lines'
@@ -28,13 +28,17 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail 
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a version -d 'show the versions'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a odds -d 'the odds of a target (no daemon)'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a replay -d 'type an entry of a seeded session again'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a help -d 'show help'
 
 complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail" -a '(__monkeyctl_sessions)' -d session
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l target -x -d 'text to look for'
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l monkeys -x -d 'monkeys typing'
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l interval -x -d 'time between ticks'
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l alphabet -x -d 'the characters typed'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l target -x -d 'text to look for'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l monkeys -x -d 'monkeys typing'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l interval -x -d 'time between ticks'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l alphabet -x -d 'the characters typed'
+complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l seed -x -d "the session's seed"
+complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l id -x -d "the entry's id"
 complete -c monkeyctl -n "__fish_seen_subcommand_from log tail" -s n -x -d 'entries to print'
 complete -c monkeyctl -n "__fish_seen_subcommand_from tail" -s f -l follow -d 'keep printing new entries'
 complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"

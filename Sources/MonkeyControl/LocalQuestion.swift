@@ -1,0 +1,85 @@
+import MonkeyCore
+
+/// The settings of `odds` and `replay`, which run without a daemon, checked
+/// here as the daemon checks them (with its default limits, see `Limits`).
+/// A bad value is a usage error: nothing was asked of a daemon.
+enum LocalQuestion {
+    static let limits = Limits()
+
+    static func odds(target: String?, monkeys: String?, alphabet: String?, interval: String?) throws(UsageError)
+        -> OddsQuestion
+    {
+        guard let target else { throw UsageError("'odds' needs --target TEXT") }
+        guard !target.isEmpty else { throw UsageError("'odds' needs a target that is not empty") }
+        let size = target.utf8.count
+        guard size <= limits.maximumTargetBytes else {
+            throw UsageError("--target is \(size) bytes; at most \(limits.maximumTargetBytes) are allowed")
+        }
+        guard !target.unicodeScalars.contains(where: Alphabet.isControl) else {
+            throw UsageError("--target may not contain control characters")
+        }
+        return OddsQuestion(
+            target: target, monkeys: try self.monkeys(monkeys ?? "1"), alphabet: try self.alphabet(alphabet),
+            interval: try self.interval(interval))
+    }
+
+    static func replay(seed: String?, id: String?, monkeys: String?, alphabet: String?) throws(UsageError)
+        -> ReplayQuestion
+    {
+        guard let seed, let id, let monkeys else {
+            throw UsageError("'replay' needs --seed S, --id ID and --monkeys N")
+        }
+        guard let typingSeed = TypingSeed(parsing: seed) else {
+            throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not \(quote(seed))")
+        }
+        guard id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let entry = UInt64(id), entry >= 1 else {
+            throw UsageError("--id must be an entry id from 1 to \(UInt64.max), not \(quote(id))")
+        }
+        return ReplayQuestion(
+            seed: typingSeed, id: entry, monkeys: try self.monkeys(monkeys), alphabet: try self.alphabet(alphabet))
+    }
+
+    private static func monkeys(_ text: String) throws(UsageError) -> Int {
+        let range = 1...limits.maximumMonkeys
+        // Digits only: Int("+5") would accept a sign the daemon does not.
+        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text), range.contains(number)
+        else {
+            throw UsageError(
+                "--monkeys must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(quote(text))")
+        }
+        return number
+    }
+
+    private static func interval(_ text: String?) throws(UsageError) -> Interval {
+        guard let text else { return .defaultTick }
+        let lowest = limits.shortestInterval
+        let highest = limits.longestInterval
+        guard let interval = Interval(parsing: text), interval >= lowest, interval <= highest else {
+            throw UsageError(
+                "--interval must be a duration from \(lowest) to \(highest) (like 250ms, 1.5s, 2min), not \(quote(text))"
+            )
+        }
+        return interval
+    }
+
+    private static func alphabet(_ text: String?) throws(UsageError) -> Alphabet {
+        guard let text else { return .lowercaseLatin }
+        do {
+            return try Alphabet(validating: text, limit: limits.maximumAlphabet)
+        } catch {
+            switch error {
+            case .empty: throw UsageError("--alphabet may not be empty")
+            case .tooMany(let count, let limit):
+                throw UsageError("--alphabet has \(count) characters; at most \(limit) are allowed")
+            case .repeated(let character):
+                throw UsageError("--alphabet repeats the character \(quote(String(character)))")
+            case .controlCharacter: throw UsageError("--alphabet may not contain control characters")
+            }
+        }
+    }
+
+    /// A value from the command line in a message: escaped, quoted and cut short.
+    private static func quote(_ text: String) -> String {
+        "'\(Visible.shortened(text, limit: 40))'"
+    }
+}
