@@ -51,6 +51,11 @@ struct RequestEncoderTests {
                 alphabet.append(contentsOf: scalars)
                 change.alphabet = try? Alphabet(validating: String(alphabet), limit: 256)
             }
+            switch below(4) {
+            case 0: change.seed = .fresh
+            case 1: change.seed = .seed(TypingSeed(random.next()))
+            default: break
+            }
             return change
         }
 

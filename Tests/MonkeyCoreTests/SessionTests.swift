@@ -32,11 +32,11 @@ struct SessionTests {
         var random = WyRand(seed: 1)
         var entries: [Entry] = []
         for _ in 0..<5 { entries.append(session.type(using: &random)) }
-        session.clear()
+        session.clear(epoch: 9)
         #expect(session.log.isEmpty)
         #expect(session.typed == 0)
         for _ in 0..<3 { entries.append(session.type(using: &random)) }
-        session.clear()
+        session.clear(epoch: 9)
         entries.append(session.type(using: &random))
         #expect(entries.map(\.id) == Array(1...9))
         #expect(entries.map(\.number) == [1, 2, 3, 4, 5, 1, 2, 3, 1])
@@ -142,7 +142,7 @@ struct SessionTests {
         var random = WyRand(seed: 2)
         for _ in 0..<4 { _ = session.type(using: &random) }
         #expect(session.hits == 4)
-        session.clear()
+        session.clear(epoch: 9)
         #expect(session.hits == 0 && session.bestLength == 0 && session.typed == 0)
         #expect(session.settings.monkeys == 2 && session.settings.target.target == "a")
     }

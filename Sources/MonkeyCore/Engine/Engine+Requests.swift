@@ -51,7 +51,9 @@ extension Engine {
                 .tooManySessions, "the daemon already has \(sessions.count) sessions, its limit; delete one first")
         }
         var session =
-            existing?.session ?? Session(name: name, settings: .defaults, retention: limits.maximumEntries)
+            existing?.session
+            ?? Session(name: name, settings: .defaults, retention: limits.maximumEntries, epoch: nextEpoch)
+        if existing == nil { nextEpoch += 1 }
         let wasTyping = session.isTyping
         session.apply(change)
         session.isTyping = true
@@ -94,6 +96,7 @@ extension Engine {
         if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
+        if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
         reply.events.append(
             Event(
                 kind: .set, session: name, fields: fields, peer: peer,
@@ -104,7 +107,8 @@ extension Engine {
     private mutating func clear(_ name: SessionName, peer: Peer) -> Reply {
         guard var session = sessions[name]?.session else { return noSuchSession(name) }
         let removed = session.log.count
-        session.clear()
+        session.clear(epoch: nextEpoch)
+        nextEpoch += 1
         var reply = Reply(status: .ok("cleared \(name)"))
         reply.change = replace(name, with: session, effect: .clear(session.snapshot))
         reply.events.append(

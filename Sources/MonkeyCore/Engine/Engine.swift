@@ -23,6 +23,8 @@ public struct Engine {
     /// still in cache when they type. Reading a whole batch of 1,000 ahead,
     /// what was read for the first sessions was evicted again before they typed.
     static let sessionsReadAhead = 64
+    /// The epoch the next new or cleared session gets (see `Session.epoch`).
+    public internal(set) var nextEpoch: UInt64 = 1
     /// Who may change state, completing "… may" in the `denied` message;
     /// the daemon fills in its uid and group.
     public var accessRule = "only root, the daemon's user and members of group monkeyd may"
@@ -63,6 +65,7 @@ public struct Engine {
     public mutating func restore(_ session: Session, now: UInt64) -> Event {
         var session = session
         session.setRetention(limits.maximumEntries)
+        nextEpoch = max(nextEpoch, session.epoch + 1)
         let name = session.name
         sessions[name] = ScheduledSession(session: session)
         if session.isTyping { scheduleFirstTick(name, now: now) }
@@ -76,6 +79,12 @@ public struct Engine {
             ], peer: nil,
             message:
                 "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
+    }
+
+    /// No session gets an epoch below `epoch`: the store may still hold
+    /// entries of sessions deleted before the restart.
+    public mutating func reserveEpochs(below epoch: UInt64) {
+        nextEpoch = max(nextEpoch, epoch)
     }
 
     /// Applies new limits (a configuration reload); retention applies at once.
@@ -159,8 +168,8 @@ public struct Engine {
                 let next = plan.nextDue(after: item.due, interval: interval, now: now)
                 typed.append(
                     TypedEntry(
-                        session: scheduled.session.name, entry: entry, isFollowed: scheduled.isFollowed,
-                        needsAttention: entry.id >= scheduled.attentionID))
+                        session: scheduled.session.name, epoch: scheduled.session.epoch, entry: entry,
+                        isFollowed: scheduled.isFollowed, needsAttention: entry.id >= scheduled.attentionID))
                 return .typed(next)
             }
             guard let outcome else { continue }
@@ -243,10 +252,12 @@ public struct Engine {
     }
 
     static func settingsFields(_ settings: SessionSettings) -> [Event.Field] {
-        [
+        var fields = [
             Event.Field("target", settings.target.target), Event.Field("monkeys", String(settings.monkeys)),
             Event.Field("interval", settings.interval.description), Event.Field("alphabet", settings.alphabet.text),
         ]
+        if let seed = settings.seed { fields.append(Event.Field("seed", seed.description)) }
+        return fields
     }
 }
 
@@ -254,6 +265,8 @@ public struct Engine {
 /// the session's followers, and to the journal when typed entries are logged.
 public struct TypedEntry: Sendable {
     public let session: SessionName
+    /// The session's epoch, which the entry is stored under.
+    public let epoch: UInt64
     public let entry: Entry
     /// Connections follow the session (see `Engine.setFollowed`).
     public let isFollowed: Bool

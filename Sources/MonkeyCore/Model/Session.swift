@@ -14,8 +14,13 @@ public struct Session: Sendable {
     public private(set) var hits: UInt64
     /// Length in characters of the longest prefix of the target seen so far.
     public private(set) var bestLength: Int
+    /// Which entries on disk are this session's: those of this epoch. A
+    /// daemon-wide number given at creation and at each CLEAR, never twice,
+    /// so that entries of a cleared log or of a deleted session of the same
+    /// name are told apart from the session's own without erasing them first.
+    public private(set) var epoch: UInt64
 
-    public init(name: SessionName, settings: SessionSettings, retention: Int) {
+    public init(name: SessionName, settings: SessionSettings, retention: Int, epoch: UInt64 = 0) {
         self.name = name
         self.settings = settings
         self.isTyping = false
@@ -25,6 +30,7 @@ public struct Session: Sendable {
         self.typed = 0
         self.hits = 0
         self.bestLength = 0
+        self.epoch = epoch
     }
 
     /// Restores a session exactly as it was saved.
@@ -39,6 +45,7 @@ public struct Session: Sendable {
         self.typed = snapshot.typed
         self.hits = snapshot.hits
         self.bestLength = min(snapshot.bestLength, snapshot.settings.target.length)
+        self.epoch = snapshot.epoch
     }
 
     /// The best progress toward the target, as text.
@@ -47,7 +54,7 @@ public struct Session: Sendable {
     public var snapshot: SessionSnapshot {
         SessionSnapshot(
             name: name, settings: settings, isTyping: isTyping, nextID: nextID, nextNumber: nextNumber,
-            typed: typed, hits: hits, bestLength: bestLength)
+            typed: typed, hits: hits, bestLength: bestLength, epoch: epoch)
     }
 
     /// Reads the parts of the session a tick reads first (see `SessionTable.touch`).
@@ -57,7 +64,13 @@ public struct Session: Sendable {
 
     /// Types one entry: each monkey types one character.
     public mutating func type(using random: inout WyRand) -> Entry {
-        let text = settings.alphabet.typeString(length: settings.monkeys, using: &random)
+        let text: String
+        if let seed = settings.seed {
+            var generator = seed.generator(forEntry: nextID)
+            text = settings.alphabet.typeString(length: settings.monkeys, using: &generator)
+        } else {
+            text = settings.alphabet.typeString(length: settings.monkeys, using: &random)
+        }
         let target = settings.target
         let isHit = target.isHit(text)
         if isHit {
@@ -79,6 +92,11 @@ public struct Session: Sendable {
         if let monkeys = change.monkeys { settings.monkeys = monkeys }
         if let interval = change.interval { settings.interval = interval }
         if let alphabet = change.alphabet { settings.alphabet = alphabet }
+        switch change.seed {
+        case .seed(let seed): settings.seed = seed
+        case .fresh: settings.seed = nil
+        case nil: break
+        }
         if let target = change.target, target != settings.target.target {
             settings.target = TargetMatcher(target: target)
             hits = 0
@@ -86,8 +104,10 @@ public struct Session: Sendable {
         }
     }
 
-    /// Removes every entry; numbering restarts at 1, ids continue.
-    public mutating func clear() {
+    /// Removes every entry; numbering restarts at 1, ids continue, and the
+    /// entries on disk from now on are those of `epoch`.
+    public mutating func clear(epoch: UInt64) {
+        self.epoch = epoch
         log.removeAll()
         nextNumber = 1
         typed = 0
@@ -118,10 +138,12 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var typed: UInt64
     public var hits: UInt64
     public var bestLength: Int
+    /// See `Session.epoch`.
+    public var epoch: UInt64
 
     public init(
         name: SessionName, settings: SessionSettings, isTyping: Bool, nextID: UInt64, nextNumber: UInt64,
-        typed: UInt64, hits: UInt64, bestLength: Int
+        typed: UInt64, hits: UInt64, bestLength: Int, epoch: UInt64 = 0
     ) {
         self.name = name
         self.settings = settings
@@ -131,5 +153,6 @@ public struct SessionSnapshot: Sendable, Equatable {
         self.typed = typed
         self.hits = hits
         self.bestLength = bestLength
+        self.epoch = epoch
     }
 }

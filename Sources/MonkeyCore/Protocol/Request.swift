@@ -26,7 +26,7 @@ public enum Verb: String, Sendable, CaseIterable {
         switch self {
         case .ping: "PING"
         case .hello: "HELLO"
-        case .start: "START session [target=T] [monkeys=N] [interval=D] [alphabet=A]"
+        case .start: "START session [target=T] [monkeys=N] [interval=D] [alphabet=A] [seed=S]"
         case .stop: "STOP session"
         case .set: "SET session key=value..."
         case .clear: "CLEAR session"

@@ -63,6 +63,7 @@ public enum RequestEncoder {
         if let monkeys = change.monkeys { settings.append(("monkeys", String(monkeys))) }
         if let interval = change.interval { settings.append(("interval", interval.description)) }
         if let alphabet = change.alphabet { settings.append(("alphabet", alphabet.text)) }
+        if let seed = change.seed { settings.append(("seed", seed.text)) }
         return settings
     }
 }

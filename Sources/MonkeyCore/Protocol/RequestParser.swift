@@ -103,10 +103,23 @@ public struct RequestParser: Sendable {
                     throw ProtocolError(.badArgument, "target may not contain control characters")
                 }
                 change.target = value
+            case "seed":
+                guard change.seed == nil else { throw Self.repeated(key) }
+                if value.isEmpty {
+                    change.seed = .fresh
+                } else if let seed = TypingSeed(parsing: value) {
+                    change.seed = .seed(seed)
+                } else {
+                    throw ProtocolError(
+                        .badArgument,
+                        "seed must be a whole number from 0 to \(UInt64.max), or empty for fresh randomness, not \(Self.quote(value))"
+                    )
+                }
             default:
                 throw ProtocolError(
                     .badArgument,
-                    "unknown key \(Self.quote(key)) for \(verb.rawValue); keys are target, monkeys, interval, alphabet")
+                    "unknown key \(Self.quote(key)) for \(verb.rawValue); keys are target, monkeys, interval, alphabet, seed"
+                )
             }
         }
         return change

@@ -77,7 +77,7 @@ public struct EntryFileContents: Sendable, Equatable {
     /// Why the rest of the file was not read, if there is a rest.
     public var damage: Damage?
 
-    public enum Damage: Sendable, Equatable, CustomStringConvertible {
+    public enum Damage: Error, Sendable, Equatable, CustomStringConvertible {
         case badHeader
         case truncatedRecord(offset: Int)
         case badLength(offset: Int)

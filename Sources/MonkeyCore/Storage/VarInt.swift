@@ -45,3 +45,67 @@ enum VarInt {
         return nil
     }
 }
+
+extension VarInt {
+    /// Appends `value` to `output`.
+    static func append(_ value: UInt64, to output: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            output.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        output.append(UInt8(value))
+    }
+}
+
+/// Reads the fields of a record body in order; every read fails (nil)
+/// rather than read past the end.
+struct FieldReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func integer() -> UInt64? {
+        VarInt.load(from: bytes, at: &offset)
+    }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// A UTF-8 text preceded by its length (a `VarInt`); nil if not valid UTF-8.
+    mutating func text() -> String? {
+        guard let length = integer(), length <= UInt64(bytes.count - offset) else { return nil }
+        let slice = bytes[offset..<(offset + Int(length))]
+        offset += Int(length)
+        return String(validating: slice, as: UTF8.self)
+    }
+
+    /// A little-endian UInt64.
+    mutating func fixed64() -> UInt64? {
+        guard bytes.count - offset >= 8 else { return nil }
+        defer { offset += 8 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// A UTF-8 text preceded by its length (a `VarInt`), as `FieldReader.text` reads it.
+    mutating func appendText(_ text: String) {
+        VarInt.append(UInt64(text.utf8.count), to: &self)
+        append(contentsOf: text.utf8)
+    }
+
+    /// A little-endian UInt64.
+    mutating func appendFixed64(_ value: UInt64) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
