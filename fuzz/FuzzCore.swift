@@ -155,9 +155,10 @@ private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
 
 /// The same bytes as the files the daemon reads back: records of an
 /// entries journal (as they are, and sealed as one record so that its body
-/// is reached past the checksum) and an entries file. Reading stops cleanly
-/// whatever they hold, and the entries a journal yields come back the same
-/// through a new batch, also with one session's taken out.
+/// is reached past the checksum), an entries file, a control log segment
+/// and a snapshot. Reading stops cleanly whatever they hold, the entries a
+/// journal yields come back the same through a new batch, and the records
+/// a control log yields come back the same once written again.
 private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + Array(bytes)
     sealed.withUnsafeMutableBytes { JournalFile.seal($0) }
@@ -168,22 +169,27 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
                 && contents.validLength >= JournalFile.header.count,
             "a journal read past its end or stopped without saying why")
         var batch = JournalBatch()
-        for (name, entries) in contents.entries {
-            for entry in entries { batch.append(entry, session: name) }
-        }
-        // Fresh starts leave a session with no entries, which a batch cannot hold.
-        var rest = contents.entries.filter { !$0.value.isEmpty }
-        if let name = rest.keys.first {
-            batch.removeEntries(of: name)
-            rest[name] = nil
+        for (key, entries) in contents.entries {
+            for entry in entries { batch.append(entry, session: key.name, epoch: key.epoch) }
         }
         batch.seal()
+        let again = JournalFile.decode(JournalFile.header + batch.records.bytes).entries
         precondition(
-            JournalFile.decode(JournalFile.header + batch.records.bytes).entries == rest,
-            "journal entries do not come back through a batch")
+            again == contents.entries.filter { !$0.value.isEmpty }, "journal entries do not come back through a batch")
     }
-    let entries = EntryFile.decode(EntryFile.header + Array(bytes), keepingLast: 8)
+    let entries = EntryFile.decode(EntryFile.preamble(epoch: 1) + Array(bytes), keepingLast: 8)
     precondition(entries.entries.count <= min(8, entries.recordCount), "an entries file kept more than it held")
+    for log in [
+        ControlFile.preamble(ControlFile.logHeader, segment: 1) + Array(bytes),
+        ControlFile.preamble(ControlFile.logHeader, segment: 1) + sealed,
+    ] {
+        let contents = ControlFile.decodeLog(log)
+        precondition(contents.validLength <= log.count, "a control log read past its end")
+        var written = ControlFile.preamble(ControlFile.logHeader, segment: 1)
+        for record in contents.records { ControlFile.append(record, to: &written) }
+        precondition(ControlFile.decodeLog(written).records == contents.records, "control records do not come back")
+    }
+    _ = ControlFile.decodeSnapshotLeniently(ControlFile.preamble(ControlFile.snapshotHeader, segment: 1) + Array(bytes))
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -11,10 +11,12 @@ extension Daemon {
         wakeUps.note(.connections)
         let start = Daemon.now()
         _ = poller.wait(timeoutMilliseconds: 0, handleEvent)
+        commitChanges()
         while !isShuttingDown {
             runTicksIfDue()
             if Daemon.now() - start > TickPlan.longestLinger { break }
             if poller.wait(timeoutMilliseconds: TickPlan.lingerPollMilliseconds, handleEvent) == 0 { break }
+            commitChanges()
         }
     }
 
@@ -152,22 +154,23 @@ extension Daemon {
             appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             return
         }
-        var reply = engine.handle(request, from: connection.peer, now: Daemon.now())
-        if let change = reply.change {
-            do {
-                try store.perform(change.effect)
-            } catch {
-                reply = engine.revert(change, because: error)
-            }
+        let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
+        guard let change = reply.change else {
+            carryOut(reply, on: connection)
+            return
         }
-        carryOut(reply, on: connection)
+        // Written now, in order, and held back until the change is durable
+        // (see `commitChanges`); requests after it are answered meanwhile.
+        let start = connection.output.end
+        if let status = reply.status { appendStatus(status, to: connection) }
+        connection.output.hold(from: start)
+        pendingChanges.append(
+            PendingChange(connection: connection, change: change, reply: reply, status: start..<connection.output.end))
     }
 
-    /// Does what a reply says, in order: log its events, queue its lines,
-    /// start its stream, end the followers it ends; a change of state may
-    /// change the status line and the tick schedule.
+    /// Does what a reply that changes nothing says: queue its lines, start
+    /// its stream.
     private func carryOut(_ reply: Reply, on connection: Connection) {
-        for event in reply.events { events.record(event) }
         if !reply.records.isEmpty {
             connection.output.withBytes { output in
                 for record in reply.records { ResponseEncoder.append(record, to: &output) }
@@ -176,10 +179,41 @@ extension Daemon {
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.phase = Connection.phase(startedBy: reply)
         if connection.isStreaming { pumpStream(connection) }
-        if let (session, status) = reply.endsFollowers { endFollowers(of: session, with: status) }
-        if reply.change != nil {
+    }
+
+    /// Makes every change read since the last commit durable with one write
+    /// and one sync (group commit), then sends their `OK`s, logs their
+    /// events and ends the followers they end; if the disk refuses, takes
+    /// them all back, newest first, and answers `ERR storage-error` instead.
+    /// No tick runs between a change and its commit.
+    func commitChanges() {
+        while !pendingChanges.isEmpty {
+            let group = pendingChanges
+            pendingChanges = []
+            do {
+                try store.commit(group.map(\.change.effect))
+                for pending in group {
+                    for event in pending.reply.events { events.record(event) }
+                    if let (session, status) = pending.reply.endsFollowers { endFollowers(of: session, with: status) }
+                }
+            } catch {
+                for pending in group.reversed() {
+                    let refusal = engine.revert(pending.change, because: error)
+                    var line: [UInt8] = []
+                    if let status = refusal.status { ResponseEncoder.append(status, to: &line) }
+                    pending.connection.output.replace(pending.status, with: line)
+                }
+            }
+            var released = Set<UInt64>()
+            for pending in group where released.insert(pending.connection.token).inserted {
+                pending.connection.output.release()
+                if connections[pending.connection.token] != nil { service(pending.connection) }
+            }
             statusMayHaveChanged()
             rearmTimer()
+        }
+        if store.policy.wantsSnapshot {
+            store.compact(engine.snapshots, nextEpoch: engine.nextEpoch, replyingOn: queue)
         }
     }
 
@@ -256,6 +290,15 @@ extension Daemon {
         guard followers[name]?.isEmpty == true else { return }
         followers[name] = nil
         engine.setFollowed(name, false)
+    }
+
+    /// A change applied in memory and answered, waiting for its commit.
+    struct PendingChange {
+        let connection: Connection
+        let change: Change
+        let reply: Reply
+        /// Where its status line lies in the connection's output.
+        let status: Range<Int>
     }
 
     func close(_ connection: Connection) {

@@ -14,9 +14,8 @@ extension Daemon {
             engine.update(loaded.limits)
             store.changeSyncInterval(
                 to: loaded.syncInterval,
-                sessionIntervals: engine.sessionNames.compactMap { name in
-                    engine.session(named: name).map { (name, $0.settings.interval) }
-                })
+                sessionIntervals: Dictionary(
+                    engine.snapshots.map { ($0.name, $0.settings.interval) }, uniquingKeysWith: { $1 }))
             store.changeJournalLimit(to: loaded.journalSize)
             events.record(
                 Event(

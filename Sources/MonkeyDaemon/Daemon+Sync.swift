@@ -41,14 +41,15 @@ extension Daemon {
     /// At shutdown, after typing stopped: everything to disk, exact state.
     func flushStore() {
         syncTimer?.cancel()
-        store.close(engine.sessionNames.compactMap { engine.session(named: $0)?.snapshot })
+        commitChanges()
+        store.close(engine.snapshots, nextEpoch: engine.nextEpoch)
     }
 }
 
 extension MonkeyDaemon {
-    /// Opens the store in `<state-dir>/sessions` and loads what it holds.
+    /// Opens the store in `<state-dir>/sessions`, loading what it holds.
     static func openStore(_ options: DaemonOptions, _ configuration: Configuration, events: EventSink)
-        throws(StartupError) -> (FileStore, [Session])
+        throws(StartupError) -> FileStore
     {
         let directory = options.stateDirectory + "/sessions"
         do {
@@ -56,13 +57,13 @@ extension MonkeyDaemon {
         } catch {
             throw StartupError("cannot create the session directory", error)
         }
-        let store = FileStore(
-            directory: directory, syncInterval: configuration.syncInterval, journalLimit: configuration.journalSize
-        ) { priority, message in
-            events.log(priority, message)
-        }
         do {
-            return (store, try store.load(retention: configuration.limits.maximumEntries))
+            return try FileStore(
+                directory: directory, syncInterval: configuration.syncInterval,
+                journalLimit: configuration.journalSize, retention: configuration.limits.maximumEntries
+            ) { priority, message in
+                events.log(priority, message)
+            }
         } catch {
             throw StartupError(error.message)
         }

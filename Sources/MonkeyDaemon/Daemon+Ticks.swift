@@ -10,10 +10,14 @@ extension Daemon {
         tickTimerState.fired()
         runTicksIfDue()
         flushFollowers([], now: Daemon.now())
+        commitChanges()
         rearmTimer()
     }
 
     func runTicksIfDue() {
+        // Changes answered but not yet durable are committed first: no
+        // entry is typed under a change that may still be taken back.
+        commitChanges()
         let now = Daemon.now()
         guard let deadline = engine.nextDeadline(), engine.plan.isWorthRunning(deadline: deadline, now: now) else {
             return
@@ -24,13 +28,11 @@ extension Daemon {
         let logsTyped = configuration.logTyped
         for typed in typedScratch {
             if typed.needsAttention {
-                if let session = engine.session(named: typed.session),
-                    let next = store.append(typed.entry, to: session)
-                {
-                    engine.setAttention(typed.session, from: next)
+                if let session = engine.session(named: typed.session) {
+                    engine.setAttention(typed.session, from: store.append(typed, of: session))
                 }
             } else {
-                store.record(typed.entry, of: typed.session)
+                store.record(typed)
             }
             if logsTyped { events.record(typedEvent(typed.session, typed.entry)) }
             // Most sessions have no follower: no name is hashed for them.
@@ -46,6 +48,7 @@ extension Daemon {
         for event in hits { events.record(event) }
         statusMayHaveChanged()
         flushFollowers(touched, now: now)
+        commitChanges()
         armSyncTimer()
         rearmTimer()
     }

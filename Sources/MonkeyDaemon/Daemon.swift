@@ -26,6 +26,8 @@ final class Daemon: @unchecked Sendable {
     /// Followers with new entries held back a few milliseconds, so that a
     /// fast session's entries share one write (see `flushFollowers`).
     var deferredFollowers: [Connection] = []
+    /// Changes read since the last commit (see `commitChanges`).
+    var pendingChanges: [PendingChange] = []
     static let listenerToken: UInt64 = 0
     /// What woke the queue, counted (see `WakeUps`).
     var wakeUps = WakeUps()
@@ -72,6 +74,7 @@ final class Daemon: @unchecked Sendable {
         engine.accessRule =
             "only root, the daemon's user (uid \(ownUserID)) and members of group \(configuration.socketGroup) may"
         let now = Daemon.now()
+        engine.reserveEpochs(below: store.loadedNextEpoch)
         for session in restored { events.record(engine.restore(session, now: now)) }
         do {
             self.poller = try Poller()

@@ -3,50 +3,13 @@ import MonkeyShell
 
 /// The file operations behind the store, each durable when it returns.
 extension FileWriter {
-    /// Replaces the state file atomically: temporary file, sync, rename,
-    /// then (unless the caller batches it) sync of the directory.
-    func writeState(_ stored: StoredSession, syncingDirectory: Bool) throws(StorageError) {
-        let path = statePath(stored.snapshot.name)
-        try replaceFile(path, with: StateFile.encode(stored), what: "the state of session \(stored.snapshot.name)")
-        if syncingDirectory { try syncDirectory() }
-    }
-
-    /// Writes a state file as its temporary file, to be installed later.
-    func writeTemporaryState(_ stored: StoredSession, syncing: Bool) throws(StorageError) {
-        let path = statePath(stored.snapshot.name) + ".tmp"
-        do {
-            let fd = try Syscalls.open(path, .writeTruncating)
-            defer { Syscalls.close(fd) }
-            try Syscalls.write(fd, StateFile.encode(stored), at: 0)
-            if syncing { try Syscalls.synchronizeData(fd) }
-        } catch {
-            _ = try? Syscalls.removeFile(path)
-            throw StorageError("cannot write the state of session \(stored.snapshot.name) to \(path): \(error.reason)")
-        }
-    }
-
-    /// Renames a written and synced temporary state file into place.
-    func installTemporaryState(_ name: SessionName) throws(StorageError) {
-        let path = statePath(name)
-        do {
-            try Syscalls.rename(path + ".tmp", to: path)
-        } catch {
-            throw StorageError("cannot replace \(path): \(error.reason)")
-        }
-    }
-
-    func discardTemporaryState(_ name: SessionName) {
-        _ = try? Syscalls.removeFile(statePath(name) + ".tmp")
-    }
-
-    /// Truncates the entries file to its header (creating it if needed).
-    func writeFreshEntriesFile(_ name: SessionName) throws(StorageError) {
+    /// Starts the entries file afresh for `epoch`: its preamble only.
+    func writeFreshEntriesFile(_ name: SessionName, epoch: UInt64) throws(StorageError) {
         let path = entriesPath(name)
         do {
             let fd = try Syscalls.open(path, .writeTruncating)
             defer { Syscalls.close(fd) }
-            try Syscalls.write(fd, EntryFile.header, at: 0)
-            try Syscalls.synchronizeData(fd)
+            try Syscalls.write(fd, EntryFile.preamble(epoch: epoch), at: 0)
         } catch {
             throw StorageError("cannot write \(path): \(error.reason)")
         }
@@ -103,7 +66,7 @@ extension FileWriter {
         }
     }
 
-    private func replaceFile(_ path: String, with bytes: [UInt8], what: String) throws(StorageError) {
+    func replaceFile(_ path: String, with bytes: [UInt8], what: String) throws(StorageError) {
         let temporary = path + ".tmp"
         do {
             let fd = try Syscalls.open(temporary, .writeTruncating)

@@ -37,18 +37,6 @@ extension FileWriter {
         }
     }
 
-    /// Marks in the journal that the session's records so far no longer
-    /// belong to it (a CLEAR or a DELETE), if there is a journal.
-    func markFreshStart(_ name: SessionName) throws(StorageError) {
-        guard journalLength > 0 || !journalUnwritten.isEmpty else { return }
-        // Records whose write failed go first: the mark must follow them.
-        var records = journalUnwritten
-        JournalFile.appendFreshStart(session: name, to: &records)
-        try appendToJournal(records[...])
-        journalUnwritten = []
-        journalOrphans.remove(name)
-    }
-
     /// Appends every record of the journal to its session's entries file,
     /// then removes the journal.
     func foldJournal() throws(StorageError) {
@@ -67,44 +55,58 @@ extension FileWriter {
 
     /// Appends to each session's entries file the journal's entries it
     /// does not hold yet (see `unfolded`: a fold a crash interrupted is
-    /// simply done again), and syncs them.
+    /// simply done again), writing afresh the files of sessions whose epoch
+    /// changed, and syncs them.
     func fold(_ unfolded: [SessionName: [Entry]]) throws(StorageError) {
-        var appended = false
         var failure: StorageError?
+        var wrote = false
+        var created = false
         for (name, entries) in unfolded {
             guard let files = sessions[name], let newest = entries.last else { continue }
-            let bytes = Array(EntryFile.encode(entries).dropFirst(EntryFile.header.count))
             do {
-                try appendEntries(bytes, to: files, of: name)
-                files.length += bytes.count
+                if files.isCurrent {
+                    let bytes = EntryFile.records(entries)
+                    try appendEntries(bytes, to: files, of: name)
+                    files.length += bytes.count
+                } else {
+                    let bytes = EntryFile.encode(entries, epoch: files.epoch)
+                    try replaceEntriesFile(name, with: bytes)
+                    files.isCurrent = true
+                    files.length = bytes.count
+                    files.mayHaveGarbage = false
+                    created = true
+                }
                 files.lastID = newest.id
                 files.lastNumber = newest.number
-                appended = true
+                wrote = true
             } catch {
                 failure = failure ?? error
             }
         }
         if let failure { throw failure }
-        if appended { try syncFileSystem() }
+        if wrote { try syncFileSystem() }
+        if created { try syncDirectory() }
     }
 
     /// The journal's entries that their sessions' entries files do not hold.
     func unfolded(_ contents: JournalContents) -> [SessionName: [Entry]] {
         var unfolded: [SessionName: [Entry]] = [:]
-        for name in contents.entries.keys {
+        for name in sessions.keys {
             let entries = self.unfolded(contents, of: name)
             if !entries.isEmpty { unfolded[name] = entries }
         }
         return unfolded
     }
 
-    /// The journal's entries of one session that its entries file does not
-    /// hold, up to any that does not follow the one before it (which the
-    /// entries file could not take).
+    /// The journal's entries of one session's current epoch that its
+    /// entries file does not hold, up to any that does not follow the one
+    /// before it (which the entries file could not take).
     func unfolded(_ contents: JournalContents, of name: SessionName) -> [Entry] {
-        guard let entries = contents.entries[name], let files = sessions[name],
-            let start = entries.firstIndex(where: { $0.id > files.lastID && $0.number > files.lastNumber })
-        else { return [] }
+        guard let files = sessions[name], let entries = contents.entries[SessionEpoch(name, files.epoch)] else {
+            return []
+        }
+        let (lastID, lastNumber) = files.isCurrent ? (files.lastID, files.lastNumber) : (0, 0)
+        guard let start = entries.firstIndex(where: { $0.id > lastID && $0.number > lastNumber }) else { return [] }
         var end = start + 1
         while end < entries.count && entries[end].id > entries[end - 1].id
             && entries[end].number > entries[end - 1].number
@@ -126,7 +128,6 @@ extension FileWriter {
         try syncDirectory()
         journalLength = 0
         journalMayHaveGarbage = false
-        journalOrphans = []
         isFoldFailing = false
         syncsBeforeFoldRetry = 0
     }
@@ -153,10 +154,11 @@ extension FileWriter {
     /// their files lack (`unfolded`, as loading found them): folds those,
     /// what was typed since the last fold, up to a crash. If folding fails,
     /// the journal is kept, its torn tail cut at the next append, for a
-    /// later fold.
+    /// later fold. A journal of the first release must be folded: records
+    /// of this one cannot follow its records.
     func foldJournalAtStart(
         _ contents: JournalContents, unfolded: [SessionName: [Entry]], report: (LogPriority, String) -> Void
-    ) {
+    ) throws(StorageError) {
         guard contents.validLength > 0 || contents.damage != nil else { return }
         do {
             try fold(unfolded)
@@ -166,11 +168,13 @@ extension FileWriter {
                 report(.notice, "folded \(count) entries of \(unfolded.count) sessions from the entries journal")
             }
         } catch {
+            if contents.version < 3 && contents.validLength >= JournalFile.header.count {
+                throw StorageError("cannot fold the entries journal of the earlier release: \(error.message)")
+            }
             // Appends follow its good records (or start it afresh if not
             // even its header was good).
             journalLength = contents.validLength < JournalFile.header.count ? 0 : contents.validLength
             journalMayHaveGarbage = true
-            journalOrphans = Set(contents.entries.keys.filter { sessions[$0] == nil })
             report(.error, "cannot fold the entries journal yet: \(error.message)")
         }
     }

@@ -1,136 +1,198 @@
 import MonkeyCore
 import MonkeyShell
 
-/// Start-up: every session back from its files, torn tails cut, damaged
-/// sessions set aside without stopping the others.
+/// Start-up: every session back from the snapshot and the control log, its
+/// entries from its file and the journal; torn tails cut, damage reported
+/// and set aside without stopping the others.
 extension FileWriter {
-    /// Loads every session in the directory, keeping `retention` entries
-    /// each, with the number of records in its entries file, and folds the
-    /// journal into them. Only an unreadable directory is an error; a
-    /// damaged session is reported and skipped.
-    func load(retention: Int, report: (LogPriority, String) -> Void) throws(StorageError)
-        -> [(session: Session, recordCount: Int)]
-    {
-        let names: [String]
+    /// What start-up found.
+    struct Loaded {
+        var sessions: [(session: Session, stored: StoredSession, recordsInFile: Int)] = []
+        var nextEpoch: UInt64 = 1
+        /// The control log segment to append to, and its good length.
+        var segment: UInt64 = 1
+        var segmentLength = ControlFile.preambleLength
+        var snapshotBytes = 0
+    }
+
+    /// Loads every session, keeping `retention` entries each, and folds
+    /// the journal into their files. A state directory of the first release
+    /// (a state file per session) is upgraded on the way. Only an
+    /// unreadable directory is an error; damage is reported and skipped.
+    func load(retention: Int, report: (LogPriority, String) -> Void) throws(StorageError) -> Loaded {
+        var names: [String]
         do {
             names = try Syscalls.directoryEntries(directory)
         } catch {
             throw StorageError("cannot read the state directory \(directory): \(error.reason)")
         }
+        for file in names where file.hasSuffix(".tmp") {
+            // A write a crash interrupted: the file it was to replace is intact.
+            _ = try? Syscalls.removeFile("\(directory)/\(file)")
+        }
+        names.removeAll { $0.hasSuffix(".tmp") }
+        var loaded = Loaded()
+        var (state, covered, isDamaged, isUpgrade) = try readState(names, report: report)
+        let segments = names.compactMap(ControlLog.segment(ofFile:)).sorted()
+        var lastSegment: (number: UInt64, length: Int)?
+        for (index, segment) in segments.enumerated() {
+            guard segment > covered else {
+                // Held by the snapshot: a removal a crash interrupted.
+                removeSegments(through: segment)
+                continue
+            }
+            let replayed = replaySegment(segment, into: &state, isLast: index == segments.count - 1, report: report)
+            isDamaged = isDamaged || replayed.isDamaged
+            lastSegment = (segment, replayed.length)
+        }
         let journal = readJournalAtStart(report: report)
-        var loaded: [(session: Session, recordCount: Int)] = []
         var unfolded: [SessionName: [Entry]] = [:]
-        var stateNames = Set<String>()
         var buffer: [UInt8] = []
-        for file in names.sorted() {
-            if file.hasSuffix(".tmp") {
-                // A write a crash interrupted: the file it was to replace is intact.
-                _ = try? Syscalls.removeFile("\(directory)/\(file)")
-                continue
-            }
-            guard file.hasSuffix(".state") else { continue }
-            let stem = String(file.dropLast(".state".count))
-            stateNames.insert(stem)
-            guard let name = SessionName(stem) else {
-                report(.warning, "ignoring \(directory)/\(file): '\(stem)' is not a valid session name")
-                continue
-            }
+        for name in state.sessions.keys.sorted() {
+            guard let stored = state.sessions[name] else { continue }
             do {
                 let (session, recordCount, fromJournal) = try loadSession(
-                    name, retention: retention, journal: journal, buffer: &buffer, report: report)
-                loaded.append((session, recordCount))
+                    stored, retention: retention, journal: journal, buffer: &buffer, report: report)
+                loaded.sessions.append((session, stored, recordCount))
                 if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             } catch {
-                setAside(name, because: error.message, report: report)
+                report(.error, "session \(name) could not be loaded: \(error.message)")
             }
         }
-        for file in names where file.hasSuffix(".entries") {
-            let stem = String(file.dropLast(".entries".count))
-            guard !stateNames.contains(stem) else { continue }
-            // A DELETE that a crash interrupted after removing the state file.
-            _ = try? Syscalls.removeFile("\(directory)/\(file)")
-            report(.notice, "removed \(directory)/\(file), left over from a deleted session")
+        removeEntriesFilesOfNoSession(names, state: state, isDamaged: isDamaged, report: report)
+        try foldJournalAtStart(journal, unfolded: unfolded, report: report)
+        loaded.nextEpoch = state.nextEpoch
+        if isUpgrade || isDamaged || lastSegment == nil {
+            // A snapshot of what was read: the next start reads it cleanly
+            // (after an upgrade, without the state files of the first release).
+            let through = lastSegment?.number ?? covered
+            loaded.snapshotBytes = try writeSnapshot(state, segment: through)
+            if isUpgrade { removeStateFilesOfTheFirstRelease(names, report: report) }
+            try ControlLog.create(directory, segment: through + 1)
+            loaded.segment = through + 1
+        } else if let lastSegment {
+            loaded.segment = lastSegment.number
+            loaded.segmentLength = lastSegment.length
         }
-        foldJournalAtStart(journal, unfolded: unfolded, report: report)
         return loaded
     }
 
-    /// Sessions that type again need ids reserved before their first tick:
-    /// done for all of them in one batch rather than one by one, each with
-    /// its own syncs, on the first ticks. Returns why it failed, if it did.
-    func reserveAhead(_ snapshots: [SessionSnapshot], ahead: (SessionSnapshot) -> UInt64) -> String? {
-        var states: [(SessionFiles, StoredSession)] = []
-        do {
-            for snapshot in snapshots {
-                guard let files = sessions[snapshot.name] else { continue }
-                let stored = StoredSession.reserving(
-                    snapshot, ahead: ahead(snapshot), current: files.written.reservedID)
-                try writeTemporaryState(stored, syncing: false)
-                states.append((files, stored))
-            }
-            guard !states.isEmpty else { return nil }
-            try syncFileSystem()
-            for (files, stored) in states {
-                try installTemporaryState(stored.snapshot.name)
-                files.written = stored
-            }
-            try syncDirectory()
-        } catch {
-            // The first ticks reserve one by one, as they would have anyway.
-            for (_, stored) in states { discardTemporaryState(stored.snapshot.name) }
-            return error.message
+    /// The state the snapshot holds (or, in a directory of the first
+    /// release, its state files), and the last segment it holds.
+    private func readState(_ names: [String], report: (LogPriority, String) -> Void) throws(StorageError)
+        -> (state: ControlState, covered: UInt64, isDamaged: Bool, isUpgrade: Bool)
+    {
+        let hasStateFiles = names.contains { $0.hasSuffix(".state") }
+        guard names.contains("snapshot") else {
+            guard hasStateFiles else { return (ControlState(), 0, false, false) }
+            report(.notice, "upgrading \(directory) from the state files of the first release")
+            return (readStateFilesOfTheFirstRelease(names, report: report), 0, false, true)
         }
-        return nil
+        if hasStateFiles { removeStateFilesOfTheFirstRelease(names, report: report) }
+        let bytes: [UInt8]
+        do {
+            bytes = try Syscalls.readWholeFile(snapshotPath, limit: Int.max) ?? []
+        } catch {
+            throw StorageError("cannot read \(snapshotPath): \(error.reason)")
+        }
+        let contents = ControlFile.decodeSnapshotLeniently(bytes)
+        guard let problem = contents.problem else { return (contents.state, contents.segment, false, false) }
+        let aside = snapshotPath + ".damaged"
+        _ = try? Syscalls.rename(snapshotPath, to: aside)
+        report(
+            .error,
+            "\(snapshotPath) is damaged: \(problem); kept the \(contents.state.sessions.count) sessions it could "
+                + "read and moved it to \(aside)")
+        return (contents.state, contents.segment, true, false)
     }
 
-    /// Loads one session from its files, with the entries of the journal
-    /// that its entries file does not hold yet.
+    /// Applies one log segment; cuts a torn tail of the last one. Returns
+    /// its good length and whether records were lost to damage.
+    private func replaySegment(
+        _ segment: UInt64, into state: inout ControlState, isLast: Bool, report: (LogPriority, String) -> Void
+    ) -> (length: Int, isDamaged: Bool) {
+        let path = ControlLog.path(directory, segment: segment)
+        let bytes: [UInt8]
+        do {
+            bytes = try Syscalls.readWholeFile(path, limit: Int.max) ?? []
+        } catch {
+            report(.error, "cannot read \(path): \(error.reason); the changes it holds are missing")
+            return (0, true)
+        }
+        let contents = ControlFile.decodeLog(bytes)
+        for record in contents.records { state.apply(record) }
+        guard let damage = contents.damage else { return (contents.validLength, false) }
+        guard isLast else {
+            report(
+                .error,
+                "\(path): \(damage); the changes after byte \(contents.validLength) of this segment are missing")
+            return (contents.validLength, true)
+        }
+        // A torn last write: the change it held was never acknowledged.
+        let length = max(contents.validLength, ControlFile.preambleLength)
+        do {
+            let fd = try Syscalls.open(path, .writeCreating)
+            defer { Syscalls.close(fd) }
+            if contents.validLength < ControlFile.preambleLength {
+                try Syscalls.write(fd, ControlFile.preamble(ControlFile.logHeader, segment: segment), at: 0)
+            }
+            try Syscalls.truncate(fd, to: length)
+            try Syscalls.synchronizeData(fd)
+        } catch {
+            report(.error, "cannot cut \(path): \(error.reason)")
+        }
+        report(.warning, "\(path): \(damage); cut it there (\(bytes.count - contents.validLength) bytes)")
+        return (length, false)
+    }
+
+    /// Loads one session's entries: those of its epoch in its entries file
+    /// and, after them, in the journal.
     private func loadSession(
-        _ name: SessionName, retention: Int, journal: JournalContents, buffer: inout [UInt8],
+        _ stored: StoredSession, retention: Int, journal: JournalContents, buffer: inout [UInt8],
         report: (LogPriority, String) -> Void
     ) throws(StorageError) -> (session: Session, recordCount: Int, fromJournal: [Entry]) {
-        let stored: StoredSession
-        do {
-            guard let bytes = try Syscalls.readWholeFile(statePath(name), limit: 16 << 20) else {
-                throw StorageError("its state file disappeared")
-            }
-            stored = try StateFile.decode(bytes, name: name)
-        } catch let error as SystemError {
-            throw StorageError("cannot read \(statePath(name)): \(error.reason)")
-        } catch let error as StateFile.Problem {
-            throw StorageError("\(statePath(name)) is damaged: \(error)")
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw StorageError("\(error)")
-        }
+        let name = stored.snapshot.name
+        let epoch = stored.snapshot.epoch
         let path = entriesPath(name)
-        let fileLength: Int
+        let fileLength: Int?
         do {
-            fileLength = try Syscalls.readWholeFile(path, into: &buffer, limit: Int.max) ?? 0
+            fileLength = try Syscalls.readWholeFile(path, into: &buffer, limit: Int.max)
         } catch {
             throw StorageError("cannot read \(path): \(error.reason)")
         }
-        let contents = buffer.withUnsafeBytes { raw in
-            EntryFile.decode(
-                UnsafeRawBufferPointer(rebasing: raw[..<fileLength]), keepingLast: retention,
-                keepingFromID: stored.snapshot.nextID)
+        var files = SessionFiles.fresh(epoch: epoch)
+        var fileEntries: [Entry] = []
+        var recordCount = 0
+        if let fileLength {
+            let contents = buffer.withUnsafeBytes { raw in
+                EntryFile.decode(
+                    UnsafeRawBufferPointer(rebasing: raw[..<fileLength]), keepingLast: retention,
+                    keepingFromID: stored.snapshot.nextID)
+            }
+            let hasPreamble = contents.validLength >= contents.preambleLength
+            if hasPreamble && contents.epoch == epoch {
+                var length = contents.validLength
+                if contents.damage != nil {
+                    length = try cutEntriesFile(name, contents, fileLength: fileLength, report: report)
+                }
+                // The newest good record is always among the entries kept.
+                let newest = contents.entries.last
+                files = SessionFiles(
+                    epoch: epoch, isCurrent: true, length: length, lastID: newest?.id ?? 0,
+                    lastNumber: newest?.number ?? 0)
+                fileEntries = contents.entries
+                recordCount = contents.recordCount
+            }
         }
-        var length = contents.validLength
-        if contents.damage != nil || fileLength < EntryFile.header.count {
-            length = try cutEntriesFile(name, contents, fileLength: fileLength, report: report)
-        }
-        // The newest good record is always among the entries kept.
-        let newest = contents.entries.last
-        sessions[name] = SessionFiles(
-            written: stored, length: length, lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
+        sessions[name] = files
         let fromJournal = unfolded(journal, of: name)
-        let entries = fromJournal.isEmpty ? contents.entries : contents.entries + fromJournal
-        let session = stored.restoredSession(entries: entries, retention: retention)
-        return (session, contents.recordCount + fromJournal.count, fromJournal)
+        let entries = fromJournal.isEmpty ? fileEntries : fileEntries + fromJournal
+        return (
+            stored.restoredSession(entries: entries, retention: retention), recordCount + fromJournal.count, fromJournal
+        )
     }
 
-    /// Cuts a torn or corrupt tail (or writes a missing header); reported once.
+    /// Cuts a torn or corrupt tail; reported once.
     private func cutEntriesFile(
         _ name: SessionName, _ contents: EntryFileContents, fileLength: Int, report: (LogPriority, String) -> Void
     ) throws(StorageError) -> Int {
@@ -138,12 +200,7 @@ extension FileWriter {
         do {
             let fd = try Syscalls.open(path, .writeCreating)
             defer { Syscalls.close(fd) }
-            if contents.validLength < EntryFile.header.count {
-                try Syscalls.truncate(fd, to: 0)
-                try Syscalls.write(fd, EntryFile.header, at: 0)
-            } else {
-                try Syscalls.truncate(fd, to: contents.validLength)
-            }
+            try Syscalls.truncate(fd, to: contents.validLength)
             try Syscalls.synchronizeData(fd)
         } catch {
             throw StorageError("cannot repair \(path): \(error.reason)")
@@ -154,20 +211,24 @@ extension FileWriter {
                 "session \(name): \(damage) in \(path); cut the file there, dropping \(fileLength - contents.validLength)"
                     + " bytes and keeping \(contents.recordCount) records")
         }
-        return max(contents.validLength, EntryFile.header.count)
+        return contents.validLength
     }
 
-    /// Moves a session's files aside so that it neither loads nor blocks a
-    /// new session of the same name; the operator can inspect them.
-    private func setAside(_ name: SessionName, because reason: String, report: (LogPriority, String) -> Void) {
-        var moved: [String] = []
-        for path in [statePath(name), entriesPath(name)] {
-            if (try? Syscalls.rename(path, to: path + ".damaged")) != nil { moved.append(path + ".damaged") }
+    /// Entries files of sessions that are gone (a DELETE) are removed; when
+    /// the state was damaged they may be a lost session's, and are set aside.
+    private func removeEntriesFilesOfNoSession(
+        _ names: [String], state: ControlState, isDamaged: Bool, report: (LogPriority, String) -> Void
+    ) {
+        for file in names where file.hasSuffix(".entries") {
+            let stem = String(file.dropLast(".entries".count))
+            if let name = SessionName(stem), state.sessions[name] != nil { continue }
+            let path = "\(directory)/\(file)"
+            if isDamaged {
+                _ = try? Syscalls.rename(path, to: path + ".damaged")
+                report(.warning, "moved \(path) to \(path).damaged: no session holds it after the damage")
+            } else {
+                _ = try? Syscalls.removeFile(path)
+            }
         }
-        report(
-            .error,
-            "session \(name) could not be loaded: \(reason); "
-                + (moved.isEmpty
-                    ? "its files were left in place" : "moved its files to \(moved.joined(separator: ", "))"))
     }
 }

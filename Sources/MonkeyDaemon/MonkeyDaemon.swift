@@ -57,16 +57,15 @@ public enum MonkeyDaemon {
         // Bind first: a second daemon on the same socket stops here, before it touches the state.
         let listener = try openListener(options, configuration)
         let store: FileStore
-        let restored: [Session]
         do {
-            (store, restored) = try openStore(options, configuration, events: events)
+            store = try openStore(options, configuration, events: events)
         } catch {
             if let path = listener.createdPath { try? Syscalls.unlink(path) }
             throw error
         }
         return try Daemon(
             options: options, configuration: configuration, listener: listener, events: events, store: store,
-            restoring: restored)
+            restoring: store.loadedSessions)
     }
 
     /// The socket systemd passed, else one we bind ourselves.

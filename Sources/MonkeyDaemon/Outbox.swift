@@ -1,20 +1,30 @@
 import MonkeyCore
 
-/// What typing produced since the last sync, for every session at once:
-/// journal records in one buffer, ready to be appended to the entries
-/// journal as they are once sealed. Handing it to the writer is one move
-/// and writing it one `write`, however many sessions type.
+/// What the storage thread is to write at the next sync, for every session
+/// at once: typed entries as journal records in one buffer (handing it over
+/// is one move and writing it one `write`, however many sessions type),
+/// compacted entries files, and the epochs that changed since the last
+/// sync, in order.
 struct Outbox: Sendable {
     /// Typed entries, in typing order.
     var entries = JournalBatch()
     /// Whole entries files (compactions) that replace a session's file,
     /// with the newest entry they hold.
-    var replacements: [(name: SessionName, bytes: [UInt8], lastID: UInt64, lastNumber: UInt64)] = []
+    var replacements: [Replacement] = []
     var replacementBytes = 0
-    /// Snapshots to write with fresh id reservations.
-    var reservations: [(snapshot: SessionSnapshot, ahead: UInt64)] = []
+    /// Sessions whose epoch changed (created, cleared) or that are gone
+    /// (nil), in the order the changes were made durable.
+    var epochChanges: [(name: SessionName, epoch: UInt64?)] = []
 
-    var isEmpty: Bool { entries.isEmpty && replacements.isEmpty && reservations.isEmpty }
+    struct Replacement: Sendable {
+        let name: SessionName
+        let epoch: UInt64
+        let bytes: [UInt8]
+        let lastID: UInt64
+        let lastNumber: UInt64
+    }
+
+    var isEmpty: Bool { entries.isEmpty && replacements.isEmpty && epochChanges.isEmpty }
 
     /// Past this many bytes the outbox is written without waiting for the
     /// end of `sync_interval`, so that a long interval with fast typing
@@ -22,21 +32,20 @@ struct Outbox: Sendable {
     static let largeSize = 16 << 20
     var isLarge: Bool { entries.count + replacementBytes > Self.largeSize }
 
-    mutating func append(_ entry: Entry, session: SessionName) {
-        entries.append(entry, session: session)
+    mutating func append(_ entry: Entry, session: SessionName, epoch: UInt64) {
+        entries.append(entry, session: session, epoch: epoch)
     }
 
-    mutating func replace(_ name: SessionName, with file: [UInt8], newest: Entry) {
-        replacements.append((name, file, newest.id, newest.number))
+    mutating func replace(_ name: SessionName, epoch: UInt64, with file: [UInt8], newest: Entry) {
+        replacements.append(
+            Replacement(name: name, epoch: epoch, bytes: file, lastID: newest.id, lastNumber: newest.number))
         replacementBytes += file.count
     }
 
-    /// Drops everything of the session: it was cleared or deleted, and
-    /// nothing typed before must reach its files.
-    mutating func drop(_ name: SessionName) {
-        entries.removeEntries(of: name)
-        replacements.removeAll { $0.name == name }
-        replacementBytes = replacements.reduce(0) { $0 + $1.bytes.count }
-        reservations.removeAll { $0.snapshot.name == name }
+    /// The session's epoch changed or it is gone. What it typed before
+    /// stays in the batch, to be skipped by its epoch when the journal is
+    /// folded: taking it out would cost a pass over the batch per CLEAR.
+    mutating func changeEpoch(of name: SessionName, to epoch: UInt64?) {
+        epochChanges.append((name, epoch))
     }
 }

@@ -146,10 +146,11 @@ public enum Syscalls {
 
     /// `mkdir -p`: creates the directory and its missing parents.
     public static func makeDirectories(_ path: String, mode: mode_t) throws(SystemError) {
-        var prefix = ""
+        var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
+            prefix += component
             try makeDirectory(prefix, mode: mode)
+            prefix += "/"
         }
     }
 

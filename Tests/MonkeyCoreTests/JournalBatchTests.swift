@@ -3,7 +3,7 @@ import Testing
 @testable import MonkeyCore
 
 /// Typed entries gathered for the journal: records sealed when large or
-/// when handed over, and a session's entries taken out again.
+/// when handed over.
 struct JournalBatchTests {
     /// Entries of sessions "a" and "b", alternating, with texts of 0 to 40 bytes.
     static func typed(_ count: Int) -> [(SessionName, Entry)] {
@@ -37,7 +37,7 @@ struct JournalBatchTests {
     @Test func aLargeBatchIsSealedInRecordsOfAboutTheLimit() throws {
         let typed = Self.typed(150_000)
         var batch = JournalBatch()
-        for (name, entry) in typed { batch.append(entry, session: name) }
+        for (name, entry) in typed { batch.append(entry, session: name, epoch: 3) }
         batch.seal()
         let lengths = Self.recordLengths(batch.records.bytes)
         #expect(lengths.count == (batch.count + JournalFile.entriesRecordLimit - 1) / JournalFile.entriesRecordLimit)
@@ -49,32 +49,9 @@ struct JournalBatchTests {
         #expect(contents.damage == nil)
         for name in [SessionName("a"), SessionName("b")].compactMap({ $0 }) {
             // Compared whole but reported short: a failure would print 75,000 entries.
-            let isIntact = contents.entries[name] == typed.filter { $0.0 == name }.map(\.1)
+            let isIntact = contents.entries[SessionEpoch(name, 3)] == typed.filter { $0.0 == name }.map(\.1)
             #expect(isIntact, "the entries of \(name)")
         }
-    }
-
-    /// Taken out of sealed records and of the open one alike; the rest
-    /// keeps its order and can still be added to.
-    @Test(arguments: [10, 150_000])
-    func aSessionsEntriesAreTakenOut(count: Int) throws {
-        let typed = Self.typed(count)
-        var batch = JournalBatch()
-        for (name, entry) in typed { batch.append(entry, session: name) }
-        let a = try #require(SessionName("a"))
-        let b = try #require(SessionName("b"))
-        batch.removeEntries(of: a)
-        let later = Entry(id: UInt64(count + 1), number: UInt64(count + 1), text: "later", isHit: false)
-        batch.append(later, session: a)
-        batch.seal()
-        let contents = Self.decoded(batch)
-        #expect(contents.damage == nil)
-        #expect(contents.entries[a] == [later])
-        let isIntact = contents.entries[b] == typed.filter { $0.0 == b }.map(\.1)
-        #expect(isIntact, "the entries of b")
-        batch.removeEntries(of: b)
-        batch.removeEntries(of: a)
-        #expect(batch.isEmpty)
     }
 
     @Test func aBatchReusesTheRoomItIsGiven() throws {
@@ -82,11 +59,12 @@ struct JournalBatchTests {
         room.append(contentsOf: [1, 2, 3])
         var batch = JournalBatch(reusing: room)
         #expect(batch.isEmpty)
-        batch.append(Entry(id: 1, number: 1, text: "q", isHit: false), session: try #require(SessionName("s")))
+        batch.append(
+            Entry(id: 1, number: 1, text: "q", isHit: false), session: try #require(SessionName("s")), epoch: 3)
         batch.seal()
         #expect(
             Self.decoded(batch).entries == [
-                try #require(SessionName("s")): [Entry(id: 1, number: 1, text: "q", isHit: false)]
+                SessionEpoch(try #require(SessionName("s")), 3): [Entry(id: 1, number: 1, text: "q", isHit: false)]
             ])
     }
 }

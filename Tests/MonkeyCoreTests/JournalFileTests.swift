@@ -2,12 +2,18 @@ import Testing
 
 @testable import MonkeyCore
 
-/// The entries journal: every session's entries in sync order, fresh
-/// starts that drop a session's earlier entries, and a torn or corrupt
-/// tail cut at the last good record.
+/// The entries journal: every session's entries by epoch in sync order,
+/// journals of the first release (epoch 0, fresh starts that drop a
+/// session's earlier entries), and a torn or corrupt tail cut at the last
+/// good record.
 struct JournalFileTests {
     static func name(_ text: String) throws -> SessionName {
         try #require(SessionName(text))
+    }
+
+    /// Sessions "a" (epoch 4) and "b" (epoch 5).
+    static func key(_ text: String) throws -> SessionEpoch {
+        SessionEpoch(try name(text), text == "a" ? 4 : 5)
     }
 
     /// Journal records: one sealed entries record per inner array.
@@ -16,12 +22,36 @@ struct JournalFileTests {
         for entries in batches {
             var batch = JournalBatch()
             for (session, entry) in entries {
-                if let name = SessionName(session) { batch.append(entry, session: name) }
+                if let name = SessionName(session) { batch.append(entry, session: name, epoch: session == "a" ? 4 : 5) }
             }
             batch.seal()
             bytes += batch.records.bytes
         }
         return bytes
+    }
+
+    /// A record as the first release wrote it: entries without epochs.
+    static func firstReleaseRecord(_ entries: [(String, Entry)]) -> [UInt8] {
+        var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [3]
+        for (session, entry) in entries {
+            record.append(UInt8(session.utf8.count))
+            record += session.utf8
+            VarInt.append(entry.id, to: &record)
+            VarInt.append(entry.number, to: &record)
+            record.append(entry.isHit ? 1 : 0)
+            VarInt.append(UInt64(entry.text.utf8.count), to: &record)
+            record += entry.text.utf8
+        }
+        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        return record
+    }
+
+    /// A fresh start, as the first release marked a CLEAR or a DELETE.
+    static func freshStart(_ session: String) -> [UInt8] {
+        var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [2, UInt8(session.utf8.count)]
+        record += session.utf8
+        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        return record
     }
 
     static func journal(_ batches: [[(String, Entry)]]) -> [UInt8] {
@@ -44,20 +74,34 @@ struct JournalFileTests {
         #expect(contents.validLength == bytes.count)
         #expect(
             contents.entries == [
-                try Self.name("a"): [Self.a1, Self.a2, Self.a3], try Self.name("b"): [Self.b1, Self.b2],
+                try Self.key("a"): [Self.a1, Self.a2, Self.a3], try Self.key("b"): [Self.b1, Self.b2],
             ])
+        #expect(contents.version == 3)
     }
 
-    @Test func aFreshStartDropsTheSessionsEarlierEntriesOnly() throws {
-        var bytes = Self.journal([[("a", Self.a1), ("b", Self.b1)]])
-        JournalFile.appendFreshStart(session: try Self.name("a"), to: &bytes)
-        bytes += Self.records([[("a", Self.a2)]])
+    /// A session's entries of two epochs (before and after a CLEAR) stay apart.
+    @Test func entriesOfEachEpochStayApart() throws {
+        var batch = JournalBatch()
+        let a = try Self.name("a")
+        batch.append(Self.a1, session: a, epoch: 1)
+        batch.append(Self.a2, session: a, epoch: 2)
+        batch.append(Self.a3, session: a, epoch: 1)
+        batch.seal()
+        let contents = JournalFile.decode(JournalFile.header + batch.records.bytes)
+        #expect(contents.entries == [SessionEpoch(a, 1): [Self.a1, Self.a3], SessionEpoch(a, 2): [Self.a2]])
+    }
+
+    /// The first release's journal: every entry of epoch 0, and a fresh
+    /// start dropping the session's earlier entries only.
+    @Test func aFreshStartOfTheFirstReleaseDropsTheSessionsEarlierEntriesOnly() throws {
+        var bytes = JournalFile.headerVersion2 + Self.firstReleaseRecord([("a", Self.a1), ("b", Self.b1)])
+        bytes += Self.freshStart("a") + Self.firstReleaseRecord([("a", Self.a2)])
         let contents = JournalFile.decode(bytes)
-        #expect(contents.damage == nil)
-        #expect(contents.entries == [try Self.name("a"): [Self.a2], try Self.name("b"): [Self.b1]])
-        var deleted = Self.journal([[("a", Self.a1)]])
-        JournalFile.appendFreshStart(session: try Self.name("a"), to: &deleted)
-        #expect(JournalFile.decode(deleted).entries == [try Self.name("a"): []])
+        #expect(contents.damage == nil && contents.version == 2)
+        let (a, b) = (SessionEpoch(try Self.name("a"), 0), SessionEpoch(try Self.name("b"), 0))
+        #expect(contents.entries == [a: [Self.a2], b: [Self.b1]])
+        let deleted = JournalFile.headerVersion2 + Self.firstReleaseRecord([("a", Self.a1)]) + Self.freshStart("a")
+        #expect(JournalFile.decode(deleted).entries == [a: []])
     }
 
     @Test func anEmptyOrHeaderOnlyJournalIsClean() {
@@ -104,12 +148,13 @@ struct JournalFileTests {
     /// taken in part: reading stops before them.
     @Test(
         arguments: [
-            [3, 0, 1, 1, 0, 0],  // an empty session name
-            [3, 1, 0x73, 0x80, 0x00, 1, 0, 0],  // an id not in its shortest form
-            [3, 1, 0x73, 1, 1, 2, 0],  // flags other than hit
-            [3, 1, 0x73, 1, 1, 0, 2, 0x61],  // a text longer than the record
-            [3, 1, 0x73, 1, 1, 0, 0, 1],  // a byte after the last entry
-            [3, 1, 0x73, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 1, 0, 0],  // an id past 64 bits
+            [3, 0, 4, 1, 1, 0, 0],  // an empty session name
+            [3, 1, 0x73, 4, 0x80, 0x00, 1, 0, 0],  // an id not in its shortest form
+            [3, 1, 0x73, 0x84, 0x00, 1, 1, 0, 0],  // an epoch not in its shortest form
+            [3, 1, 0x73, 4, 1, 1, 2, 0],  // flags other than hit
+            [3, 1, 0x73, 4, 1, 1, 0, 2, 0x61],  // a text longer than the record
+            [3, 1, 0x73, 4, 1, 1, 0, 0, 1],  // a byte after the last entry
+            [3, 1, 0x73, 4, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 1, 0, 0],  // an id past 64 bits
             [2, 2, 0x73],  // a fresh start whose name runs out
             [9, 1, 0x73],  // an unknown kind
         ] as [[UInt8]])
@@ -118,13 +163,14 @@ struct JournalFileTests {
         var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + body
         record.withUnsafeMutableBytes { JournalFile.seal($0) }
         let contents = JournalFile.decode(good + record + Self.records([[("b", Self.b1)]]))
-        #expect(contents.entries == [try Self.name("a"): [Self.a1]])
+        #expect(contents.entries == [try Self.key("a"): [Self.a1]])
         #expect(contents.validLength == good.count)
         #expect(contents.damage == .checksumMismatch(offset: good.count))
     }
 
     /// Journals of format version 1 (one record per entry, holding its
-    /// entries-file record) are read, with records of version 2 after them.
+    /// entries-file record) are read, with records of version 2 after them
+    /// (the first release folded version 1 journals by appending to them).
     @Test func aVersion1JournalIsRead() throws {
         func entryRecord(_ session: String, _ entry: Entry) -> [UInt8] {
             var inner: [UInt8] = []
@@ -134,11 +180,12 @@ struct JournalFileTests {
             return record
         }
         var bytes = JournalFile.headerVersion1 + entryRecord("a", Self.a1) + entryRecord("b", Self.b1)
-        JournalFile.appendFreshStart(session: try Self.name("b"), to: &bytes)
-        bytes += entryRecord("a", Self.b2) + Self.records([[("a", Self.a3), ("b", Self.b2)]])
+        bytes += Self.freshStart("b")
+        bytes += entryRecord("a", Self.b2) + Self.firstReleaseRecord([("a", Self.a3), ("b", Self.b2)])
         let contents = JournalFile.decode(bytes)
         #expect(contents.damage == nil)
-        #expect(contents.entries == [try Self.name("a"): [Self.a1, Self.b2, Self.a3], try Self.name("b"): [Self.b2]])
+        let (a, b) = (SessionEpoch(try Self.name("a"), 0), SessionEpoch(try Self.name("b"), 0))
+        #expect(contents.entries == [a: [Self.a1, Self.b2, Self.a3], b: [Self.b2]])
         var damaged = bytes
         damaged[JournalFile.header.count + 20] ^= 1
         #expect(JournalFile.decode(damaged).validLength == JournalFile.header.count)
@@ -149,6 +196,6 @@ struct JournalFileTests {
     func namesOfEveryLengthRoundTrip(length: Int) throws {
         let text = String(repeating: "n", count: length)
         let bytes = Self.journal([[(text, Self.a1), ("b", Self.b1), (text, Self.a2)]])
-        #expect(JournalFile.decode(bytes).entries[try Self.name(text)] == [Self.a1, Self.a2])
+        #expect(JournalFile.decode(bytes).entries[SessionEpoch(try Self.name(text), 5)] == [Self.a1, Self.a2])
     }
 }

@@ -48,21 +48,51 @@ struct RecordLayoutTests {
     func aJournalEntriesRecord(_ name: String) throws {
         let second = Entry(id: 300, number: 2, text: "", isHit: false)
         var batch = JournalBatch()
-        batch.append(Self.entry, session: try #require(SessionName(name)))
-        batch.append(second, session: try #require(SessionName("t")))
+        batch.append(Self.entry, session: try #require(SessionName(name)), epoch: 200)
+        batch.append(second, session: try #require(SessionName("t")), epoch: 1)
         batch.seal()
         let nameBytes = Array(name.utf8)
         let text = Array(Self.entry.text.utf8)
         let expected = Self.framed(
-            [3, UInt8(nameBytes.count)] + nameBytes + Self.leb128(Self.entry.id) + Self.leb128(Self.entry.number) + [1]
-                + Self.leb128(UInt64(text.count)) + text + [1] + Array("t".utf8) + [0xAC, 0x02, 0x02, 0x00, 0x00])
+            [3, UInt8(nameBytes.count)] + nameBytes + Self.leb128(200) + Self.leb128(Self.entry.id)
+                + Self.leb128(Self.entry.number) + [1] + Self.leb128(UInt64(text.count)) + text + [1]
+                + Array("t".utf8) + [0x01, 0xAC, 0x02, 0x02, 0x00, 0x00])
         #expect(Array(batch.records.bytes) == expected)
     }
 
-    @Test func aJournalFreshStartRecord() throws {
+    @Test func anEntriesFilePreamble() {
+        #expect(EntryFile.preamble(epoch: 0x0102) == Array("MKYENT".utf8) + [0, 2] + Self.littleEndian(UInt64(0x0102)))
+    }
+
+    /// A text as a control record holds it: its length in bytes, then UTF-8.
+    static func text(_ text: String) -> [UInt8] {
+        leb128(UInt64(text.utf8.count)) + Array(text.utf8)
+    }
+
+    @Test func aControlLogSessionRecord() throws {
+        let settings = SessionSettings(
+            monkeys: 3, interval: Interval(nanoseconds: 250_000_000), alphabet: try alphabet("ab"),
+            target: TargetMatcher(target: "ba"), seed: TypingSeed(7))
+        let snapshot = SessionSnapshot(
+            name: try #require(SessionName("s")), settings: settings, isTyping: true, nextID: 300, nextNumber: 2,
+            typed: 1, hits: 0, bestLength: 1, epoch: 9)
         var output: [UInt8] = []
-        JournalFile.appendFreshStart(session: try #require(SessionName("s")), to: &output)
-        #expect(output == Self.framed([2, 1] + Array("s".utf8)))
+        ControlFile.append(
+            .session(StoredSession(snapshot: snapshot, reservedID: 900, reservedNumber: 602)), to: &output)
+        let body: [UInt8] =
+            [1] + Self.text("s") + Self.leb128(9) + [3] + Self.leb128(3) + Self.leb128(250_000_000) + Self.text("ab")
+            + Self.text("ba") + Self.leb128(300) + Self.leb128(2) + Self.leb128(1) + Self.leb128(0) + Self.leb128(1)
+            + Self.leb128(900) + Self.leb128(602) + Self.littleEndian(UInt64(7))
+        #expect(output == Self.framed(body))
+        var deleted: [UInt8] = []
+        ControlFile.append(.deleted(try #require(SessionName("s"))), to: &deleted)
+        #expect(deleted == Self.framed([2] + Self.text("s")))
+    }
+
+    @Test func aControlLogPreamble() {
+        #expect(
+            ControlFile.preamble(ControlFile.logHeader, segment: 3) == Array("MKYCTL".utf8) + [0, 1]
+                + Self.littleEndian(UInt64(3)))
     }
 
     @Test func aLongTextIsOneRecordToo() {

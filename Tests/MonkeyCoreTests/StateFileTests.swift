@@ -87,10 +87,13 @@ struct StateFileTests {
         harness.tick(times: 20)
         let session = try #require(harness.engine.session(named: try sessionName("a")))
         let entries = (0..<session.log.count).map { session.log[$0] }
-        let stored = StoredSession.exact(session.snapshot)
-        let bytes = StateFile.encode(stored)
-        let restored = try StateFile.decode(bytes, name: session.name).restoredSession(
-            entries: entries, retention: 10_000)
+        var bytes = ControlFile.preamble(ControlFile.logHeader, segment: 1)
+        ControlFile.append(.session(StoredSession.exact(session.snapshot)), to: &bytes)
+        guard case .session(let stored)? = ControlFile.decodeLog(bytes).records.first else {
+            Issue.record("the record did not read back")
+            return
+        }
+        let restored = stored.restoredSession(entries: entries, retention: 10_000)
         #expect(restored.snapshot == session.snapshot)
         #expect((0..<restored.log.count).map { restored.log[$0] } == entries)
     }

@@ -4,7 +4,7 @@ import MonkeyCore
 import Testing
 
 /// Durable state across restarts: a clean restart is exact; damaged files
-/// are cut or set aside, never fatal.
+/// are cut or set aside, never fatal; ids are reserved ahead on disk.
 @Suite("Durable state")
 struct DurabilityTests {
     struct LoggedEntry: Equatable {
@@ -101,7 +101,7 @@ struct DurabilityTests {
     func aTruncatedEntriesFileIsCutAndLoads(cut: Int) throws {
         let state = TemporaryDirectory()
         let bytes = try preparedState(state)
-        let complete = (bytes.count - 8) / Self.recordLength
+        let complete = (bytes.count - EntryFile.preambleLength) / Self.recordLength
         try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: entriesPath(state, "s")))
         let daemon = try DaemonProcess(stateDirectory: state.path)
         let lost = (cut + Self.recordLength - 1) / Self.recordLength
@@ -120,7 +120,7 @@ struct DurabilityTests {
     @Test func aFlippedByteCutsFromItsRecordOn() throws {
         let state = TemporaryDirectory()
         var bytes = try preparedState(state)
-        let complete = (bytes.count - 8) / Self.recordLength
+        let complete = (bytes.count - EntryFile.preambleLength) / Self.recordLength
         bytes[bytes.count - 2 * Self.recordLength + 20] ^= 0x04
         try Data(bytes).write(to: URL(fileURLWithPath: entriesPath(state, "s")))
         let daemon = try DaemonProcess(stateDirectory: state.path)
@@ -131,30 +131,41 @@ struct DurabilityTests {
         #expect(try eventually { try Self.log(daemon, "s").count > entries.count })
     }
 
-    @Test func aDamagedStateFileSetsOnlyThatSessionAside() throws {
+    /// A flipped byte in one session's record of the snapshot loses that
+    /// session only; the snapshot is kept aside and its entries file too.
+    @Test func aDamagedSnapshotRecordLosesOnlyThatSession() throws {
         let state = TemporaryDirectory()
         _ = try preparedState(state, session: "good")
         let first = try DaemonProcess(stateDirectory: state.path)
-        _ = try first.request("START bad interval=1h")
+        _ = try first.request("START bad interval=1h target=findme")
         #expect(try first.stop() == 0)
-        let statePath = "\(state.path)/sessions/bad.state"
-        var text = try String(contentsOfFile: statePath, encoding: .utf8)
-        text = text.replacingOccurrences(of: "monkeys=1", with: "monkeys=2")
-        try text.write(toFile: statePath, atomically: false, encoding: .utf8)
+        let snapshotPath = "\(state.path)/sessions/snapshot"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
+        let target = Array("findme".utf8)
+        let found = (0..<(bytes.count - target.count)).first { Array(bytes[$0..<($0 + target.count)]) == target }
+        let at = try #require(found)
+        bytes[at] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath))
 
         let daemon = try DaemonProcess(stateDirectory: state.path)
         #expect(try daemon.request("STATUS bad").last?.hasPrefix("ERR no-such-session") == true)
         #expect(try Self.log(daemon, "good").count >= 20)
-        #expect(daemon.startupLog.contains("session bad could not be loaded"))
-        #expect(daemon.startupLog.contains("checksum does not match"))
-        #expect(FileManager.default.fileExists(atPath: statePath + ".damaged"))
-        // The name is free again, and starts afresh.
+        #expect(daemon.startupLog.contains("is damaged"))
+        #expect(daemon.startupLog.contains("does not match its checksum"))
+        #expect(FileManager.default.fileExists(atPath: snapshotPath + ".damaged"))
+        #expect(FileManager.default.fileExists(atPath: "\(state.path)/sessions/bad.entries.damaged"))
+        // The name is free again, and starts afresh; the next start is clean.
         #expect(try daemon.request("START bad interval=1h") == ["OK started bad"])
+        #expect(try daemon.stop() == 0)
+        let again = try DaemonProcess(stateDirectory: state.path)
+        #expect(!again.startupLog.contains("damaged"))
+        #expect(try Self.log(again, "good").count >= 20)
+        #expect(try again.request("STATUS bad").last == "OK")
     }
 
     @Test func deleteRemovesTheFilesAndClearEmptiesThem() throws {
         let state = TemporaryDirectory()
-        let daemon = try DaemonProcess(stateDirectory: state.path)
+        let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n", stateDirectory: state.path)
         _ = try daemon.request("START gone interval=1ms")
         _ = try daemon.request("START kept interval=1ms")
         #expect(try eventually { try Self.log(daemon, "kept").count > 10 })
@@ -162,15 +173,38 @@ struct DurabilityTests {
         _ = try daemon.request("STOP kept")
         _ = try daemon.request("CLEAR kept")
         let sessions = "\(state.path)/sessions"
-        #expect(!FileManager.default.fileExists(atPath: "\(sessions)/gone.state"))
-        #expect(!FileManager.default.fileExists(atPath: "\(sessions)/gone.entries"))
-        let attributes = try FileManager.default.attributesOfItem(atPath: "\(sessions)/kept.entries")
-        #expect((attributes[.size] as? Int) == 8, "only the header is left")
+        // At the next sync: the entries file is removed, and started afresh for the new epoch.
+        #expect(eventually { !FileManager.default.fileExists(atPath: "\(sessions)/gone.entries") })
+        #expect(
+            eventually {
+                EntriesJournalTests.size("\(sessions)/kept.entries") == EntryFile.preambleLength
+            }, "only the preamble is left")
         kill(daemon.pid, SIGKILL)
         _ = try daemon.waitForExit()
         let again = try DaemonProcess(stateDirectory: state.path)
         #expect(try again.request("STATUS gone").last?.hasPrefix("ERR no-such-session") == true)
         #expect(try Self.log(again, "kept").isEmpty)
+    }
+
+    /// A DELETE or CLEAR acknowledged just before a crash holds, whatever
+    /// the storage thread had done with the files.
+    @Test func deleteAndClearHoldAfterAnImmediateCrash() throws {
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n", stateDirectory: state.path)
+        _ = try daemon.request("START gone interval=1ms")
+        _ = try daemon.request("START kept interval=1ms")
+        #expect(try eventually { try Self.log(daemon, "kept").count > 100 })
+        let connection = try daemon.connect()
+        try connection.send(Array("DELETE gone\nCLEAR kept\nSTOP kept\n".utf8))
+        #expect(try connection.readResponse() == ["OK deleted gone"])
+        #expect(try connection.readResponse() == ["OK cleared kept"])
+        #expect(try connection.readResponse() == ["OK stopped kept"])
+        kill(daemon.pid, SIGKILL)
+        _ = try daemon.waitForExit()
+        let again = try DaemonProcess(stateDirectory: state.path)
+        #expect(try again.request("STATUS gone").last?.hasPrefix("ERR no-such-session") == true)
+        #expect(try Self.log(again, "kept").isEmpty)
+        #expect(try Self.status(again, "kept")["state"] == "stopped")
     }
 
     @Test func retentionBoundsTheEntriesFile() throws {
@@ -182,7 +216,8 @@ struct DurabilityTests {
         _ = try daemon.request("STOP s")
         #expect(try daemon.stop() == 0)
         let size = try FileManager.default.attributesOfItem(atPath: entriesPath(state, "s"))[.size] as? Int ?? 0
-        #expect(size <= 8 + 100 * 26, "at most twice max_entries records (file is \(size) bytes)")
+        #expect(
+            size <= EntryFile.preambleLength + 100 * 26, "at most twice max_entries records (file is \(size) bytes)")
         let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
         let entries = try Self.log(again, "s")
         #expect(entries.count == 50)
@@ -206,15 +241,28 @@ struct DurabilityTests {
         #expect(try daemon.wakeUpsBesidesRequests() == before)
     }
 
-    /// The values of a state file's lines.
-    static func stateFile(_ state: TemporaryDirectory, _ session: String) throws -> [String: String] {
-        let text = try String(contentsOfFile: "\(state.path)/sessions/\(session).state", encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+    /// What the snapshot and the control log segments after it say, as a
+    /// daemon starting on them reads them.
+    static func controlState(_ state: TemporaryDirectory) throws -> ControlState {
+        let directory = state.path + "/sessions"
+        var result = ControlState()
+        var covered: UInt64 = 0
+        if let bytes = FileManager.default.contents(atPath: directory + "/snapshot") {
+            (result, covered) = try ControlFile.decodeSnapshot([UInt8](bytes))
         }
-        return values
+        let segments = try FileManager.default.contentsOfDirectory(atPath: directory).compactMap { name in
+            name.hasPrefix("control.") ? UInt64(name.dropFirst("control.".count)) : nil
+        }
+        for segment in segments.sorted() where segment > covered {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/control.\(segment)")))
+            for record in ControlFile.decodeLog(bytes).records { result.apply(record) }
+        }
+        return result
+    }
+
+    static func stored(_ state: TemporaryDirectory, _ session: String) throws -> StoredSession {
+        let name = try #require(SessionName(session))
+        return try #require(try controlState(state).sessions[name])
     }
 
     @Test func idsAreReservedAheadBeforeATypingSessionTypesAgain() throws {
@@ -223,15 +271,16 @@ struct DurabilityTests {
         _ = try first.request("START slow interval=1h")
         _ = try first.request("START idle interval=1h")
         _ = try first.request("STOP idle")
+        #expect(try Self.stored(state, "slow").reservedID > 1, "a START reserves ahead")
         #expect(try first.stop() == 0)
-        let cleanly = try Self.stateFile(state, "slow")
-        #expect(cleanly["reserved_id"] == cleanly["next_id"], "a clean shutdown reserves nothing beyond")
+        let cleanly = try Self.stored(state, "slow")
+        #expect(cleanly.reservedID == cleanly.snapshot.nextID, "a clean shutdown reserves nothing beyond")
 
         let second = try DaemonProcess(stateDirectory: state.path)
-        let slow = try Self.stateFile(state, "slow")
-        let idle = try Self.stateFile(state, "idle")
-        #expect((UInt64(slow["reserved_id"] ?? "") ?? 0) > (UInt64(slow["next_id"] ?? "") ?? 0))
-        #expect(idle["reserved_id"] == idle["next_id"], "a stopped session needs no reservation")
+        let slow = try Self.stored(state, "slow")
+        let idle = try Self.stored(state, "idle")
+        #expect(slow.reservedID > slow.snapshot.nextID)
+        #expect(idle.reservedID == idle.snapshot.nextID, "a stopped session needs no reservation")
         // A SIGTERM right after READY=1 can be lost (signal sources are set
         // up asynchronously); a round trip first.
         #expect(try second.request("PING") == ["OK pong"])

@@ -19,12 +19,17 @@ struct EntriesJournalTests {
         JournalFile.decode((try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [])
     }
 
-    /// The entries of `session` that the journal at `path` holds.
+    /// The entries of `session`'s newest epoch that the journal at `path` holds.
     static func journaled(_ path: String, _ session: String = "s") -> [DurabilityTests.LoggedEntry] {
         guard let name = SessionName(session) else { return [] }
-        return (journal(path).entries[name] ?? []).map {
+        return entries(of: name, in: journal(path)).map {
             DurabilityTests.LoggedEntry(id: $0.id, number: $0.number, text: $0.text, isHit: $0.isHit)
         }
+    }
+
+    /// The entries of the session's newest epoch in the journal.
+    static func entries(of name: SessionName, in contents: JournalContents) -> [Entry] {
+        contents.entries.filter { $0.key.name == name }.max { $0.key.epoch < $1.key.epoch }?.value ?? []
     }
 
     static func journalPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/journal" }
@@ -39,7 +44,7 @@ struct EntriesJournalTests {
         _ = try daemon.request("STOP s")
         let entries = try DurabilityTests.log(daemon, "s")
         #expect(eventually { journaled(journalPath(state)) == entries })
-        #expect(size(entriesPath(state)) == 8, "nothing is folded before the journal is large")
+        #expect(size(entriesPath(state)) == EntryFile.preambleLength, "nothing is folded before the journal is large")
         try daemon.stop(signal: SIGKILL)
         return entries
     }
@@ -68,7 +73,9 @@ struct EntriesJournalTests {
         #expect(try DurabilityTests.log(again, "s") == entries)
         #expect(again.startupLog.contains("folded \(entries.count) entries of 1 sessions from the entries journal"))
         // Folded at start: the entries file holds them and the journal is gone.
-        #expect(Self.size(Self.entriesPath(state)) == 8 + DurabilityTests.recordLength * entries.count)
+        #expect(
+            Self.size(Self.entriesPath(state)) == EntryFile.preambleLength + DurabilityTests.recordLength
+                * entries.count)
         #expect(Self.size(Self.journalPath(state)) == nil)
     }
 
@@ -81,7 +88,7 @@ struct EntriesJournalTests {
         try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
         // A sync's entries are one record, kept whole or not at all.
         let cutJournal = Self.journal(path)
-        let kept = cutJournal.entries[try #require(SessionName("s"))]?.count ?? 0
+        let kept = Self.entries(of: try #require(SessionName("s")), in: cutJournal).count
         #expect(kept < entries.count)
         let lost = entries.count - kept
         let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
@@ -103,7 +110,9 @@ struct EntriesJournalTests {
         let entries = try DurabilityTests.log(daemon, "s")
         #expect(try daemon.stop() == 0)
         #expect(Self.size(Self.journalPath(state)) == nil)
-        #expect(Self.size(Self.entriesPath(state)) == 8 + DurabilityTests.recordLength * entries.count)
+        #expect(
+            Self.size(Self.entriesPath(state)) == EntryFile.preambleLength + DurabilityTests.recordLength
+                * entries.count)
         let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         #expect(try DurabilityTests.log(again, "s") == entries)
         #expect(!again.startupLog.contains("entries journal"))
@@ -135,8 +144,12 @@ struct EntriesJournalTests {
         #expect(eventually { Self.journaled(Self.journalPath(state)).count > 20 })
         let lastBeforeClear = try DurabilityTests.log(daemon, "s").last?.id ?? 0
         #expect(try daemon.request("CLEAR s") == ["OK cleared s"])
-        // A fresh start in the journal drops what came before; then new typing follows it.
-        #expect(eventually { Self.journaled(Self.journalPath(state)).count > 20 })
+        // Typing after the CLEAR is of a new epoch; what came before is of the old one.
+        #expect(
+            eventually {
+                let journaled = Self.journaled(Self.journalPath(state))
+                return journaled.count > 20 && journaled.allSatisfy { $0.id > lastBeforeClear }
+            })
         _ = try daemon.request("STOP s")
         let afterClear = try DurabilityTests.log(daemon, "s")
         try daemon.stop(signal: SIGKILL)
@@ -164,7 +177,7 @@ struct EntriesJournalTests {
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=100 interval=1ms")
         #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 128 << 10 })
-        #expect(Self.size(Self.entriesPath(state)) == 8)
+        #expect(Self.size(Self.entriesPath(state)) == EntryFile.preambleLength)
         let path = daemon.directory.path + "/monkeyd.conf"
         try (Self.quickSync + "journal_size = 64K\n").write(toFile: path, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
@@ -202,11 +215,13 @@ struct EntriesJournalTests {
         let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
         _ = try daemon.request("START s monkeys=100 interval=1ms")
         let entries = Self.entriesPath(state)
+        // Started afresh for the session's epoch at the first sync.
+        #expect(eventually { Self.size(entries) == EntryFile.preambleLength })
         #expect(Self.setImmutable(entries, true))
         defer { _ = Self.setImmutable(entries, false) }
         #expect(eventually { daemon.standardError.contains("storage trouble: cannot write \(entries)") })
         #expect(eventually { (Self.size(Self.journalPath(state)) ?? 0) > 3 * (64 << 10) })
-        #expect(Self.size(entries) == 8)
+        #expect(Self.size(entries) == EntryFile.preambleLength)
         #expect(Self.setImmutable(entries, false))
         #expect(eventually { (Self.size(entries) ?? 0) > 3 * (64 << 10) })
         #expect(eventually { daemon.standardError.contains("storage recovered") })

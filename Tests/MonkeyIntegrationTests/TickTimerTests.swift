@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MonkeyCore
 import Testing
 
 /// The one tick timer: with many sessions due close together it repeats
@@ -28,8 +29,10 @@ struct TickTimerTests {
         let journal = daemon.stateDirectory + "/sessions/journal"
         #expect(
             eventually {
-                let entries = EntriesJournalTests.journal(journal).entries
-                return typed.allSatisfy { name, count in entries.first { $0.key.text == name }?.value.count == count }
+                let contents = EntriesJournalTests.journal(journal)
+                return typed.allSatisfy { name, count in
+                    SessionName(name).map { EntriesJournalTests.entries(of: $0, in: contents).count } == count
+                }
             })
         #expect(daemon.notify.waitFor("STATUS=200 sessions, 0 typing") != nil)
         let before = try daemon.waitUntilIdle()

@@ -103,6 +103,11 @@ public struct Engine {
 
     public var sessionNames: [SessionName] { sessions.keys.sorted() }
 
+    /// Every session's state without its entries, in no order.
+    public var snapshots: [SessionSnapshot] {
+        sessions.reduce([SessionSnapshot]()) { snapshots, session in snapshots.append(session.snapshot) }
+    }
+
     /// Totals for the daemon's one-line status.
     public var summary: (sessions: Int, typing: Int, typed: UInt64, hits: UInt64) {
         let totals = sessions.reduce((typing: 0, typed: UInt64(0), hits: UInt64(0))) { totals, session in

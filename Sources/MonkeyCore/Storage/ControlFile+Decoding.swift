@@ -154,3 +154,56 @@ extension ControlFile {
             snapshot: snapshot, reservedID: max(reservedID, nextID), reservedNumber: max(reservedNumber, nextNumber))
     }
 }
+
+/// What reading a snapshot found, damaged or not.
+public struct SnapshotContents: Sendable, Equatable {
+    public var state = ControlState()
+    public var segment: UInt64 = 0
+    /// What is wrong with it, if anything: then `state` holds the records
+    /// that could be read.
+    public var problem: String?
+}
+
+extension ControlFile {
+    /// Reads a snapshot as far as it can: a record whose checksum fails is
+    /// skipped when its length still leads to a good record, reading stops
+    /// where the framing is lost. A damaged snapshot so loses only the
+    /// sessions whose records are damaged.
+    public static func decodeSnapshotLeniently(_ bytes: [UInt8]) -> SnapshotContents {
+        if let (state, segment) = try? decodeSnapshot(bytes) { return SnapshotContents(state: state, segment: segment) }
+        var contents = SnapshotContents()
+        return bytes.withUnsafeBytes { raw in
+            var damage: EntryFileContents.Damage?
+            guard EntryFileContents.Damage.checkHeader(snapshotHeader, of: raw, damage: &damage),
+                raw.count >= preambleLength
+            else {
+                contents.problem = "it does not start with the snapshot header"
+                return contents
+            }
+            contents.segment = EntryFile.integer(UInt64.self, raw, at: snapshotHeader.count)
+            var problems: [String] = []
+            var offset = preambleLength
+            scan: while offset < raw.count {
+                switch record(in: raw, at: offset) {
+                case .success(let (record, end)):
+                    if case .end = record { break scan }
+                    contents.state.apply(record)
+                    offset = end
+                case .failure(let damage):
+                    problems.append(damage.description)
+                    // Skip the record if its length leads to one that reads.
+                    let length =
+                        raw.count - offset >= recordHeaderLength
+                        ? Int(EntryFile.integer(UInt32.self, raw, at: offset)) : 0
+                    let next = offset + recordHeaderLength + length
+                    guard length > 0, next < raw.count, case .success = Self.record(in: raw, at: next) else {
+                        break scan
+                    }
+                    offset = next
+                }
+            }
+            contents.problem = problems.isEmpty ? "it ends before its end record" : problems.joined(separator: "; ")
+            return contents
+        }
+    }
+}

@@ -1,13 +1,26 @@
-/// The format of a session's entries file: an 8-byte header, then one
-/// checksummed record per entry, appended in typing order.
+/// The format of a session's entries file: an 8-byte header and the epoch
+/// of the entries it holds (a little-endian u64; see `Session.epoch`), then
+/// one checksummed record per entry, appended in typing order. Files of
+/// format version 1 (the first release) have no epoch: their entries are
+/// of epoch 0.
 ///
 /// A record is `length` (u32), `crc` (u32, CRC-32C of the length bytes and
 /// the payload), then the payload: `id` (u64), `number` (u64), `flags` (u8,
 /// bit 0 = hit) and the text in UTF-8. All integers are little-endian. The
-/// file holds one clear-epoch: CLEAR truncates it to its header.
+/// file holds one epoch: after a CLEAR the next fold starts it afresh.
 public enum EntryFile {
     /// "MKYENT", a zero and the format version.
-    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x01]
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x02]
+    public static let headerVersion1: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x01]
+    /// The header and the epoch.
+    public static let preambleLength = 16
+
+    /// The start of a file holding entries of `epoch`.
+    public static func preamble(epoch: UInt64) -> [UInt8] {
+        var output = header
+        output.appendFixed64(epoch)
+        return output
+    }
     static let recordHeaderLength = 8
     static let fixedPayloadLength = 17
     /// No text is longer than 1,000,000 monkeys of 4-byte characters; a
@@ -56,9 +69,16 @@ public enum EntryFile {
         record.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
     }
 
-    /// A whole file holding `entries`.
-    public static func encode<Entries: Sequence<Entry>>(_ entries: Entries) -> [UInt8] {
-        var output = header
+    /// A whole file holding `entries` of `epoch`.
+    public static func encode<Entries: Sequence<Entry>>(_ entries: Entries, epoch: UInt64) -> [UInt8] {
+        var output = preamble(epoch: epoch)
+        for entry in entries { appendRecord(entry, to: &output) }
+        return output
+    }
+
+    /// The records of `entries`, without a preamble, to append to a file.
+    public static func records<Entries: Sequence<Entry>>(_ entries: Entries) -> [UInt8] {
+        var output: [UInt8] = []
         for entry in entries { appendRecord(entry, to: &output) }
         return output
     }
@@ -74,6 +94,10 @@ public struct EntryFileContents: Sendable, Equatable {
     /// Bytes from the start of the file that hold the header and good records;
     /// the file is cut here.
     public var validLength = 0
+    /// The epoch of its entries (0 for a file of format version 1).
+    public var epoch: UInt64 = 0
+    /// Bytes before the first record: the header, and the epoch from version 2 on.
+    public var preambleLength = EntryFile.preambleLength
     /// Why the rest of the file was not read, if there is a rest.
     public var damage: Damage?
 
@@ -121,8 +145,21 @@ extension EntryFile {
         -> EntryFileContents
     {
         var contents = EntryFileContents()
-        guard EntryFileContents.Damage.checkHeader(header, of: bytes, damage: &contents.damage) else { return contents }
-        var offset = header.count
+        let isVersion1 = bytes.count >= header.count && bytes[header.count - 1] == headerVersion1.last
+        guard
+            EntryFileContents.Damage.checkHeader(
+                isVersion1 ? headerVersion1 : header, of: bytes, damage: &contents.damage)
+        else { return contents }
+        if isVersion1 {
+            contents.preambleLength = headerVersion1.count
+        } else {
+            guard bytes.count >= preambleLength else {
+                contents.damage = .truncatedRecord(offset: header.count)
+                return contents
+            }
+            contents.epoch = integer(UInt64.self, bytes, at: header.count)
+        }
+        var offset = contents.preambleLength
         var offsets: [Int] = []
         var lastID: UInt64 = 0
         var lastNumber: UInt64 = 0

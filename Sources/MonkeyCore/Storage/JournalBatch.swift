@@ -19,8 +19,8 @@ public struct JournalBatch: Sendable {
     /// Bytes in the batch, sealed or not.
     public var count: Int { records.count }
 
-    /// Appends an entry `session` typed.
-    public mutating func append(_ entry: Entry, session: SessionName) {
+    /// Appends an entry `session` typed in `epoch`.
+    public mutating func append(_ entry: Entry, session: SessionName, epoch: UInt64) {
         let (id, number, isHit) = (entry.id, entry.number, entry.isHit)
         openRecord()
         // Names of up to 15 bytes and short texts are stored in the strings
@@ -29,12 +29,13 @@ public struct JournalBatch: Sendable {
             entry.text.withUTF8Bytes { text in
                 let textLength = UInt64(text.count)
                 let length =
-                    1 + name.count + VarInt.length(of: id) + VarInt.length(of: number) + 1
+                    1 + name.count + VarInt.length(of: epoch) + VarInt.length(of: id) + VarInt.length(of: number) + 1
                     + VarInt.length(of: textLength) + text.count
                 records.append(length: length) { item in
                     item[0] = UInt8(name.count)
                     UnsafeMutableRawBufferPointer(rebasing: item[1...]).copyMemory(from: UnsafeRawBufferPointer(name))
-                    var offset = VarInt.store(id, in: item, at: 1 + name.count)
+                    var offset = VarInt.store(epoch, in: item, at: 1 + name.count)
+                    offset = VarInt.store(id, in: item, at: offset)
                     offset = VarInt.store(number, in: item, at: offset)
                     item[offset] = isHit ? 1 : 0
                     offset = VarInt.store(textLength, in: item, at: offset + 1)
@@ -53,44 +54,12 @@ public struct JournalBatch: Sendable {
         records.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
-    /// Drops every entry of `session` (cleared or deleted: nothing it typed
-    /// before may reach its files).
-    public mutating func removeEntries(of session: SessionName) {
-        let name = Array(session.text.utf8)
-        var kept = JournalBatch()
-        records.bytes.withUnsafeBytes { bytes in
-            var recordStart = 0
-            while recordStart < bytes.count {
-                let end =
-                    recordStart == openStart
-                    ? bytes.count
-                    : recordStart + JournalFile.recordHeaderLength
-                        + Int(EntryFile.integer(UInt32.self, bytes, at: recordStart))
-                var offset = recordStart + JournalFile.recordHeaderLength + 1
-                while let item = JournalEntryItem(bytes, at: offset, end: end) {
-                    if !item.name.elementsEqual(name) {
-                        kept.appendItem(UnsafeRawBufferPointer(rebasing: bytes[offset..<item.end]))
-                    }
-                    offset = item.end
-                }
-                recordStart = end
-            }
-        }
-        self = kept
-    }
-
     private mutating func openRecord() {
         guard openStart == nil else { return }
         openStart = records.count
         records.append(length: JournalFile.recordHeaderLength + 1) { header in
             header[JournalFile.recordHeaderLength] = JournalFile.Kind.entries.rawValue
         }
-    }
-
-    private mutating func appendItem(_ item: UnsafeRawBufferPointer) {
-        openRecord()
-        records.append(contentsOf: item)
-        sealIfLarge()
     }
 
     private mutating func sealIfLarge() {
@@ -101,6 +70,8 @@ public struct JournalBatch: Sendable {
 /// One entry of a journal entries record, read in place.
 struct JournalEntryItem {
     let name: UnsafeRawBufferPointer
+    /// 0 in journals of versions 1 and 2.
+    let epoch: UInt64
     let id: UInt64
     let number: UInt64
     let isHit: Bool
@@ -109,12 +80,17 @@ struct JournalEntryItem {
     let end: Int
 
     /// Reads the entry at `offset`; nil if it does not fit before `end` or is malformed.
-    init?(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) {
+    init?(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int, hasEpoch: Bool) {
         let bytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
         guard offset < end else { return nil }
         let nameEnd = offset + 1 + Int(bytes[offset])
         guard nameEnd < end else { return nil }
         var position = nameEnd
+        var epoch: UInt64 = 0
+        if hasEpoch {
+            guard let stored = VarInt.load(from: bytes, at: &position) else { return nil }
+            epoch = stored
+        }
         guard let id = VarInt.load(from: bytes, at: &position), let number = VarInt.load(from: bytes, at: &position),
             position < end, bytes[position] <= 1
         else { return nil }
@@ -124,6 +100,7 @@ struct JournalEntryItem {
             return nil
         }
         self.name = UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd])
+        self.epoch = epoch
         self.id = id
         self.number = number
         self.isHit = isHit

@@ -1,9 +1,25 @@
-/// What reading a journal found: for each session, its entries since its
-/// last fresh start, and where and why reading stopped if the journal did
-/// not end cleanly.
+/// A session's entries of one epoch (see `Session.epoch`).
+public struct SessionEpoch: Sendable, Hashable, CustomStringConvertible {
+    public let name: SessionName
+    public let epoch: UInt64
+
+    public init(_ name: SessionName, _ epoch: UInt64) {
+        self.name = name
+        self.epoch = epoch
+    }
+
+    public var description: String { "\(name) (epoch \(epoch))" }
+}
+
+/// What reading a journal found: for each session and epoch, its entries
+/// (in journals of versions 1 and 2, every entry is of epoch 0, since the
+/// session's last fresh start), and where and why reading stopped if the
+/// journal did not end cleanly.
 public struct JournalContents: Sendable, Equatable {
-    /// Entries by session, in journal order.
-    public var entries: [SessionName: [Entry]] = [:]
+    /// Entries by session and epoch, in journal order.
+    public var entries: [SessionEpoch: [Entry]] = [:]
+    /// The format version the journal was written in.
+    public var version: UInt8 = 3
     /// Bytes from the start that hold the header and good records.
     public var validLength = 0
     /// Why the rest was not read, if there is a rest.
@@ -17,11 +33,12 @@ extension JournalFile {
     /// record that is torn or corrupt.
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> JournalContents {
         var contents = JournalContents()
-        let isVersion1 = bytes.count >= header.count && bytes[header.count - 1] == headerVersion1.last
-        guard
-            EntryFileContents.Damage.checkHeader(
-                isVersion1 ? headerVersion1 : header, of: bytes, damage: &contents.damage)
-        else { return contents }
+        let versionByte = bytes.count >= header.count ? bytes[header.count - 1] : header[header.count - 1]
+        let expected = [headerVersion1, headerVersion2, header].first { $0.last == versionByte } ?? header
+        guard EntryFileContents.Damage.checkHeader(expected, of: bytes, damage: &contents.damage) else {
+            return contents
+        }
+        contents.version = versionByte
         var offset = header.count
         while offset < bytes.count {
             guard bytes.count - offset >= recordHeaderLength + 1 else {
@@ -44,16 +61,18 @@ extension JournalFile {
                 continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
             // A record is taken whole or not at all.
             guard stored == computed,
-                let changes = changes(in: UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]))
+                let changes = changes(
+                    in: UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]),
+                    hasEpochs: contents.version >= 3)
             else {
                 contents.damage = .checksumMismatch(offset: offset)
                 break
             }
-            for (name, entry) in changes {
+            for (key, entry) in changes {
                 if let entry {
-                    contents.entries[name, default: []].append(entry)
+                    contents.entries[key, default: []].append(entry)
                 } else {
-                    contents.entries[name] = []
+                    contents.entries[key] = []
                 }
             }
             offset = bodyStart + length
@@ -68,15 +87,17 @@ extension JournalFile {
 
     /// What one record's body says, in order: an entry a session typed, or
     /// nil for a fresh start; nil if the body is malformed.
-    private static func changes(in body: UnsafeRawBufferPointer) -> [(SessionName, Entry?)]? {
+    private static func changes(in body: UnsafeRawBufferPointer, hasEpochs: Bool) -> [(SessionEpoch, Entry?)]? {
         switch Kind(rawValue: body[0]) {
         case .entries:
-            var changes: [(SessionName, Entry?)] = []
+            var changes: [(SessionEpoch, Entry?)] = []
             var offset = 1
             // Consecutive entries of one session need its name checked once.
             var last: (bytes: UnsafeRawBufferPointer, name: SessionName)?
             while offset < body.count {
-                guard let item = JournalEntryItem(body, at: offset, end: body.count) else { return nil }
+                guard let item = JournalEntryItem(body, at: offset, end: body.count, hasEpoch: hasEpochs) else {
+                    return nil
+                }
                 let name: SessionName
                 if let last, last.bytes.elementsEqual(item.name) {
                     name = last.name
@@ -86,7 +107,11 @@ extension JournalFile {
                 }
                 last = (item.name, name)
                 let text = String(decoding: item.text, as: UTF8.self)
-                changes.append((name, Entry(id: item.id, number: item.number, text: text, isHit: item.isHit)))
+                changes.append(
+                    (
+                        SessionEpoch(name, item.epoch),
+                        Entry(id: item.id, number: item.number, text: text, isHit: item.isHit)
+                    ))
                 offset = item.end
             }
             return changes
@@ -94,7 +119,7 @@ extension JournalFile {
             guard body.count >= 2, body.count == 2 + Int(body[1]),
                 let name = sessionName(UnsafeRawBufferPointer(rebasing: body[2...]))
             else { return nil }
-            return [(name, nil)]
+            return [(SessionEpoch(name, 0), nil)]
         case .entry:
             guard body.count >= 2 else { return nil }
             let recordStart = 2 + Int(body[1])
@@ -110,7 +135,7 @@ extension JournalFile {
                 number: EntryFile.integer(UInt64.self, body, at: recordStart + 16),
                 text: String(decoding: UnsafeRawBufferPointer(rebasing: body[textStart...]), as: UTF8.self),
                 isHit: body[recordStart + 24] == 1)
-            return [(name, entry)]
+            return [(SessionEpoch(name, 0), entry)]
         case nil:
             return nil
         }

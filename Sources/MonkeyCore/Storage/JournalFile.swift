@@ -8,28 +8,32 @@
 /// checksum), `crc` (u32, CRC-32C of the length bytes and the rest) and
 /// `kind` (u8), then by kind:
 /// - entries (3): a run of entries of any sessions, each the session name's
-///   length (u8) and the name in UTF-8, then `id`, `number` (`VarInt`s),
+///   length (u8) and the name in UTF-8, the session's epoch (a `VarInt`;
+///   format version 3 on, see `Session.epoch`), then `id`, `number` (`VarInt`s),
 ///   `flags` (u8, bit 0 = hit), the text's length in bytes (a `VarInt`) and
 ///   the text in UTF-8. One checksum covers the whole run, so an entry
 ///   costs about 19 bytes and no checksum of its own;
-/// - fresh start (2): the session name's length and the name. The
-///   session's earlier records no longer belong to it (CLEAR, DELETE);
+/// - fresh start (2, written by versions 1 and 2 only): the session name's
+///   length and the name. The session's earlier records no longer belong
+///   to it (CLEAR, DELETE); version 3 tells them apart by epoch instead;
 /// - entry (1, written by format version 1 only): the session name's length
 ///   and the name, then the entry's record exactly as in its entries file.
 /// All fixed-size integers are little-endian.
 public enum JournalFile {
     /// "MKYJNL", a zero and the format version.
-    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x02]
-    /// Journals written by version 1 are read too; records of version 2
-    /// may follow them when start-up could not fold such a journal.
-    static let headerVersion1: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x01]
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x03]
+    /// Journals of versions 1 and 2 (the first release) are read too, when
+    /// a state directory of that release is upgraded; in them every entry
+    /// is of epoch 0.
+    public static let headerVersion2: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x02]
+    public static let headerVersion1: [UInt8] = [0x4D, 0x4B, 0x59, 0x4A, 0x4E, 0x4C, 0x00, 0x01]
     static let recordHeaderLength = 8
     /// An entries record is sealed once it holds this many bytes, so that
     /// a record stays a size whose checksum is quick to compute.
     static let entriesRecordLimit = 1 << 20
     /// The longest entry in an entries record: name, two 10-byte `VarInt`s,
     /// flags, a 5-byte `VarInt` length and the longest text.
-    static let maximumEntryLength = 1 + 255 + 10 + 10 + 1 + 5 + EntryFile.maximumPayloadLength
+    static let maximumEntryLength = 1 + 255 + 10 + 10 + 10 + 1 + 5 + EntryFile.maximumPayloadLength
     /// No record is longer; a longer length field is damage, not a record.
     static let maximumRecordLength = 1 + entriesRecordLimit + maximumEntryLength
 
@@ -37,17 +41,6 @@ public enum JournalFile {
         case entry = 1
         case freshStart = 2
         case entries = 3
-    }
-
-    /// Appends a fresh start of `session`: its earlier records are dropped.
-    public static func appendFreshStart(session: SessionName, to output: inout [UInt8]) {
-        let name = Array(session.text.utf8)
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
-        output.append(Kind.freshStart.rawValue)
-        output.append(UInt8(name.count))
-        output.append(contentsOf: name)
-        output.withUnsafeMutableBytes { seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
     /// Fills in the length and checksum of `record`, a whole journal record.

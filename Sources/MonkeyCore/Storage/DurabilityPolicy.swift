@@ -1,0 +1,238 @@
+/// What the store writes and when, decided without touching a file: the
+/// control records that make a change durable, the reservations of ids
+/// ahead of typing, when a session's entries file is compacted, and when
+/// the control log is compacted into a snapshot. The daemon carries out
+/// what it says (`FileStore`); the storage thread only executes.
+///
+/// - **Changes** are whole session states (`ControlRecord.session`),
+///   appended to the control log together at the end of a pass of the event
+///   loop and synced once (group commit).
+/// - **Reservations.** An id may be given to an entry only below the
+///   reservation on disk, so that a crash never gives it again: a change
+///   reserves `reservationSize` ids ahead (about a minute of typing); once a
+///   session has used half, a renewal is asked for and written with the next
+///   commit or sync; an entry that would reach the reservation first waits
+///   for one written at once (rare: only when renewals fail).
+/// - **Compaction of an entries file** when it holds twice the session's
+///   retention: the retained log replaces it.
+/// - **Compaction of the control log** when its segment has grown past
+///   `segmentLimit` and twice the last snapshot: a snapshot of every session
+///   is written and the segments it holds are removed.
+public struct DurabilityPolicy: Sendable {
+    /// What the policy keeps of one session.
+    public struct Book: Sendable, Equatable {
+        public var epoch: UInt64
+        /// Ids (and numbers) below these may have been handed out; on disk.
+        public var reservedID: UInt64
+        public var reservedNumber: UInt64
+        /// How many ids a reservation covers, for the session's interval.
+        public var reservationSize: UInt64
+        /// A renewal to write with the next commit or sync.
+        public var wantedReservation: Reservation?
+        /// Writing a reservation at once failed: retried at each sync, not at each tick.
+        public var isReservationFailing = false
+        /// Records in the entries file once what was handed over is written,
+        /// counting entries up to `countedThroughID`: what decides compaction.
+        public var recordsInFile: Int
+        public var countedThroughID: UInt64
+    }
+
+    public private(set) var books: [SessionName: Book] = [:]
+    public private(set) var syncInterval: Interval
+    /// The control log segment changes are appended to, and its size.
+    public private(set) var segment: UInt64
+    public private(set) var segmentBytes: Int
+    /// The size of the last snapshot (0: none yet).
+    public private(set) var snapshotBytes = 0
+    /// A snapshot is being written; no other starts meanwhile.
+    public private(set) var isSnapshotting = false
+    /// A segment is compacted once past this many bytes and twice the last snapshot.
+    public var segmentLimit = 8 << 20
+
+    public init(syncInterval: Interval, segment: UInt64, segmentBytes: Int) {
+        self.syncInterval = syncInterval
+        self.segment = segment
+        self.segmentBytes = segmentBytes
+    }
+
+    // MARK: Sessions as they are on disk
+
+    /// A session restored from disk, with `recordsInFile` records in its
+    /// entries file of its epoch.
+    public mutating func restore(_ stored: StoredSession, recordsInFile: Int) {
+        let snapshot = stored.snapshot
+        books[snapshot.name] = Book(
+            epoch: snapshot.epoch, reservedID: stored.reservedID, reservedNumber: stored.reservedNumber,
+            reservationSize: reservationSize(snapshot.settings.interval), recordsInFile: recordsInFile,
+            countedThroughID: snapshot.nextID - 1)
+    }
+
+    /// How many ids to reserve at a time for a session of `interval`.
+    public func reservationSize(_ interval: Interval) -> UInt64 {
+        StoredSession.reservationSize(interval: interval, syncInterval: syncInterval)
+    }
+
+    /// A reload changed `sync_interval`, on which reservation sizes depend.
+    public mutating func changeSyncInterval(to syncInterval: Interval, intervals: [SessionName: Interval]) {
+        self.syncInterval = syncInterval
+        for (name, interval) in intervals {
+            let size = reservationSize(interval)
+            books[name]?.reservationSize = size
+        }
+    }
+
+    // MARK: Changes
+
+    /// The record that makes `effect` durable, reserving ids ahead: within
+    /// an epoch, or across a CLEAR (ids continue), a reservation already far
+    /// enough ahead is kept.
+    public func record(for effect: Effect) -> ControlRecord {
+        switch effect {
+        case .save(let snapshot), .clear(let snapshot):
+            let current = books[snapshot.name]?.reservedID ?? 0
+            return .session(
+                StoredSession.reserving(
+                    snapshot, ahead: reservationSize(snapshot.settings.interval), current: current))
+        case .delete(let name):
+            return .deleted(name)
+        }
+    }
+
+    /// The records, `bytes` long in all, are durable in the current segment.
+    public mutating func committed(_ records: [ControlRecord], bytes: Int) {
+        segmentBytes += bytes
+        for record in records { apply(record) }
+    }
+
+    private mutating func apply(_ record: ControlRecord) {
+        switch record {
+        case .session(let stored):
+            let snapshot = stored.snapshot
+            let name = snapshot.name
+            var book =
+                books[name]
+                ?? Book(
+                    epoch: snapshot.epoch, reservedID: 0, reservedNumber: 0, reservationSize: 0, recordsInFile: 0,
+                    countedThroughID: snapshot.nextID - 1)
+            if book.epoch != snapshot.epoch {
+                // A CLEAR (or a new session of an old name): its entries file starts empty.
+                book.recordsInFile = 0
+                book.countedThroughID = snapshot.nextID - 1
+                book.wantedReservation = nil
+            }
+            book.epoch = snapshot.epoch
+            book.reservedID = stored.reservedID
+            book.reservedNumber = stored.reservedNumber
+            book.reservationSize = reservationSize(snapshot.settings.interval)
+            book.isReservationFailing = false
+            if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
+                book.wantedReservation = nil
+            }
+            books[name] = book
+        case .deleted(let name):
+            books[name] = nil
+        case .reservation(let reservation):
+            guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
+            book.reservedID = max(book.reservedID, reservation.reservedID)
+            book.reservedNumber = max(book.reservedNumber, reservation.reservedNumber)
+            book.isReservationFailing = false
+            if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
+                book.wantedReservation = nil
+            }
+            books[reservation.name] = book
+        case .epochs, .end:
+            break
+        }
+    }
+
+    // MARK: Typed entries
+
+    /// What the store does with an entry it sees with its session's bookkeeping.
+    public struct EntryPlan: Sendable, Equatable {
+        /// The retained log (this entry included) replaces the entries file,
+        /// instead of the entry being appended.
+        public var compactsEntriesFile: Bool
+        /// A reservation to write at once, before the entry is handed out.
+        public var reservesNow: Reservation?
+        /// The id of the next entry the store must see with the bookkeeping;
+        /// the ones before it are recorded in bulk.
+        public var nextAttentionID: UInt64
+    }
+
+    /// An entry just typed by `session`, seen with its bookkeeping.
+    public mutating func typed(_ entry: Entry, of session: Session) -> EntryPlan {
+        guard var book = books[session.name], book.epoch == session.epoch else {
+            return EntryPlan(compactsEntriesFile: false, reservesNow: nil, nextAttentionID: entry.id + 1)
+        }
+        // The entries since the last one this book saw were recorded in bulk.
+        book.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(book.countedThroughID, entry.id - 1))
+        book.countedThroughID = entry.id
+        let capacity = session.log.capacity
+        let compacts = book.recordsInFile >= 2 * capacity
+        book.recordsInFile = compacts ? session.log.count : book.recordsInFile + 1
+        var reservesNow: Reservation?
+        let renewal = Reservation(
+            name: session.name, epoch: session.epoch, reservedID: entry.id + 1 + book.reservationSize,
+            reservedNumber: entry.number + 1 + book.reservationSize)
+        if entry.id >= book.reservedID && !book.isReservationFailing {
+            // About to hand out an id that a crash could give again.
+            reservesNow = renewal
+        } else if book.wantedReservation == nil && entry.id + book.reservationSize / 2 >= book.reservedID {
+            book.wantedReservation = renewal
+        }
+        books[session.name] = book
+        return EntryPlan(
+            compactsEntriesFile: compacts, reservesNow: reservesNow,
+            nextAttentionID: nextAttention(after: entry, capacity: capacity, book: book))
+    }
+
+    /// The id of the first entry after `entry` for which one of the checks
+    /// of `typed` could come out otherwise. A reservation granted later only
+    /// moves that id later, so the answer stays safe until the session
+    /// changes (when the engine shows the store its next entry again).
+    private func nextAttention(after entry: Entry, capacity: Int, book: Book) -> UInt64 {
+        guard !book.isReservationFailing else { return entry.id + 1 }
+        let compaction = entry.id + 1 + UInt64(max(0, 2 * capacity - book.recordsInFile))
+        let reservation =
+            book.wantedReservation == nil
+            ? book.reservedID - min(book.reservedID, book.reservationSize / 2) : book.reservedID
+        return max(entry.id + 1, min(compaction, reservation))
+    }
+
+    /// Writing a reservation at once failed: the session types on, and the
+    /// renewal is retried with the next commit or sync.
+    public mutating func reservationFailed(_ reservation: Reservation) {
+        guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
+        book.isReservationFailing = true
+        book.wantedReservation = reservation
+        books[reservation.name] = book
+    }
+
+    /// The renewals asked for, as records to append with the next commit or
+    /// sync; they stay asked for until committed.
+    public var wantedReservations: [ControlRecord] {
+        books.values.compactMap { $0.wantedReservation.map { .reservation($0) } }
+    }
+
+    // MARK: Compacting the control log
+
+    /// Whether the control log should be compacted into a snapshot now.
+    public var wantsSnapshot: Bool {
+        !isSnapshotting && segmentBytes > max(segmentLimit, 2 * snapshotBytes)
+    }
+
+    /// Changes now go to `segment`; the segments before it are being
+    /// written into a snapshot.
+    public mutating func beganSnapshot(nextSegment: UInt64, segmentBytes: Int) {
+        isSnapshotting = true
+        segment = nextSegment
+        self.segmentBytes = segmentBytes
+    }
+
+    /// The snapshot is written (`bytes` long), or failed (nil: the segments
+    /// stay and a later compaction tries again).
+    public mutating func finishedSnapshot(bytes: Int?) {
+        isSnapshotting = false
+        if let bytes { snapshotBytes = bytes }
+    }
+}
