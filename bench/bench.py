@@ -298,6 +298,12 @@ class Bench:
             process, path = self.start_monkeyd(state=state, root=disk)
             try:
                 figures = self.run_client("burst", path, "START s%d interval=1h", count, timeout=900)
+            except RuntimeError as error:
+                # A slow run can outlast idle_timeout (60 s): the daemon
+                # then hangs up on the burst. Say so and go on with the rest.
+                self.notes.append(f"starts run {run + 1} failed: {error}")
+                log(f"starts run {run + 1}/{self.arguments.pairs} failed: {error}")
+                continue
             finally:
                 self.stop(process)
             if figures["errors"]:

@@ -234,18 +234,27 @@ static const char *template_next(Template *template, size_t *length) {
 
 /*
  * Counts response lines and, among them, errors (monkeyd's start with
- * "ERR", redis's with "-"), across reads that split lines anywhere.
+ * "ERR", redis's with "-"), across reads that split lines anywhere; keeps
+ * the start of the last error for the message if the server hangs up.
  */
 typedef struct {
     int mid_line;
     uint64_t errors;
+    char last_error[256];
 } Responses;
+
+static void note_error(Responses *responses, const char *line, const char *end) {
+    const char *newline = memchr(line, '\n', (size_t)(end - line));
+    int length = (int)((newline ? newline : end) - line);
+    responses->errors++;
+    snprintf(responses->last_error, sizeof responses->last_error, "%.*s", length, line);
+}
 
 static size_t count_responses(Responses *responses, const char *bytes, size_t length) {
     size_t lines = 0;
     const char *cursor = bytes, *end = bytes + length, *newline;
     if (length == 0) return 0;
-    if (!responses->mid_line && (*cursor == 'E' || *cursor == '-')) responses->errors++;
+    if (!responses->mid_line && (*cursor == 'E' || *cursor == '-')) note_error(responses, cursor, end);
     while ((newline = memchr(cursor, '\n', (size_t)(end - cursor))) != NULL) {
         lines++;
         cursor = newline + 1;
@@ -253,7 +262,7 @@ static size_t count_responses(Responses *responses, const char *bytes, size_t le
             responses->mid_line = 0;
             return lines;
         }
-        if (*cursor == 'E' || *cursor == '-') responses->errors++;
+        if (*cursor == 'E' || *cursor == '-') note_error(responses, cursor, end);
     }
     responses->mid_line = 1;
     return lines;
@@ -298,7 +307,7 @@ static int run_requests(const char *path, const char *line, const char *mode, do
     check_template(path, &template);
     uint64_t warm_up = 250000000ull, duration = (uint64_t)(seconds * 1e9);
     uint64_t requests = 0, cpu_start = 0, measure_start = 0, start = now_ns();
-    Responses responses = {0, 0};
+    Responses responses = {0};
     uint64_t errors_at_start = 0;
     int measuring = 0;
     /* The clock is read every `rounds` rounds, fewer when rounds are slow (a
@@ -357,7 +366,7 @@ static int run_requests(const char *path, const char *line, const char *mode, do
         Responses each[CONNECTIONS];
         for (int i = 0; i < CONNECTIONS; i++) {
             fds[i] = must_connect(path, 1);
-            each[i] = (Responses){0, 0};
+            each[i] = (Responses){0};
             struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
             epoll_ctl(epoll, EPOLL_CTL_ADD, fds[i], &event);
             size_t length;
@@ -837,7 +846,7 @@ static int command_burst(int argc, char **argv) {
         used += (size_t)length;
     }
     int fd = must_connect(path, 1);
-    Responses responses = {0, 0};
+    Responses responses = {0};
     size_t sent = 0, received = 0;
     char buffer[65536];
     uint64_t start = now_ns(), finish = 0;
@@ -848,13 +857,17 @@ static int command_burst(int argc, char **argv) {
         if (ready <= 0) die("no progress within 60 s (%zu of %ld answered)", received, count);
         if ((descriptor.revents & POLLOUT) && sent < used) {
             ssize_t written = write(fd, requests + sent, used - sent);
-            if (written < 0 && errno != EAGAIN && errno != EINTR) die("write");
+            /* The server hung up: stop writing, read what it said. */
+            if (written < 0 && errno == EPIPE) sent = used;
+            else if (written < 0 && errno != EAGAIN && errno != EINTR) die("write");
             if (written > 0) sent += (size_t)written;
         }
         if (descriptor.revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t got = read(fd, buffer, sizeof buffer);
             if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-            if (got <= 0) die("connection closed after %zu of %ld responses", received, count);
+            if (got <= 0)
+                die("connection closed after %zu of %ld responses (%llu errors, the last: %s)", received, count,
+                    (unsigned long long)responses.errors, responses.errors ? responses.last_error : "none");
             received += count_responses(&responses, buffer, (size_t)got);
             finish = now_ns();
         }
@@ -891,7 +904,7 @@ static int command_latency(int argc, char **argv) {
     size_t total = (size_t)(rate * seconds);
     uint64_t *latencies = malloc((total + 1) * sizeof(uint64_t));
     uint64_t period = (uint64_t)(1e9 / rate), late_sends = 0;
-    Responses responses = {0, 0};
+    Responses responses = {0};
     uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
     for (size_t i = 0; i < total; i++) {
         uint64_t due = window_start + i * period;
