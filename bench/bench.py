@@ -51,6 +51,7 @@ class Bench:
         self.counter = 0
         self.results = {}  # figure -> {"monkeyd": [...], "redis": [...]}
         self.notes = []
+        self.disk = None  # where durable state goes: on the disk, never tmpfs
 
     # -- plumbing -------------------------------------------------------------
 
@@ -58,9 +59,9 @@ class Bench:
         source = os.path.join(ROOT, "bench", "loadclient.c")
         subprocess.run(["gcc", "-O2", "-Wall", "-o", self.client, source], check=True)
 
-    def fresh_path(self, name):
+    def fresh_path(self, name, root=None):
         self.counter += 1
-        path = os.path.join(self.directory, f"{name}{self.counter}")
+        path = os.path.join(root or self.directory, f"{name}{self.counter}")
         os.makedirs(path)
         return path
 
@@ -79,24 +80,27 @@ class Bench:
                 time.sleep(0.01)
         raise RuntimeError(f"no answer on {path}")
 
-    def start_monkeyd(self, state=None):
-        directory = self.fresh_path("monkeyd")
+    def start_monkeyd(self, state=None, root=None, configuration=None):
+        directory = self.fresh_path("monkeyd", root)
         state = state or os.path.join(directory, "state")
         path = os.path.join(directory, "monkeyd.sock")
-        command = [self.monkeyd, "--socket", path, "--state-dir", state, "--config", self.configuration]
+        command = [self.monkeyd, "--socket", path, "--state-dir", state, "--config",
+                   configuration or self.configuration]
         environment = {key: value for key, value in os.environ.items() if key != "NOTIFY_SOCKET"}
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
         self.wait_for_ping(path, process)
         return process, path
 
-    def redis_command(self, directory, path):
-        return [self.redis, "--save", "", "--appendonly", "no", "--port", "0", "--unixsocket", path,
+    def redis_command(self, directory, path, durable=False):
+        # Durable: every write in the append-only file and fsynced before its reply.
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if durable else ["--appendonly", "no"]
+        return [self.redis, "--save", "", *persistence, "--port", "0", "--unixsocket", path,
                 "--unixsocketperm", "700", "--dir", directory, "--daemonize", "no", "--logfile", ""]
 
-    def start_redis(self):
-        directory = self.fresh_path("redis")
+    def start_redis(self, root=None, durable=False):
+        directory = self.fresh_path("redis", root)
         path = os.path.join(directory, "redis.sock")
-        process = subprocess.Popen(self.redis_command(directory, path), stdout=subprocess.DEVNULL,
+        process = subprocess.Popen(self.redis_command(directory, path, durable), stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
         self.wait_for_ping(path, process)
         return process, path
@@ -122,6 +126,30 @@ class Bench:
 
     def record(self, figure, server, value):
         self.results.setdefault(figure, {"monkeyd": [], "redis": []})[server].append(value)
+
+    def disk_directory(self):
+        """A directory on the disk for durable state: the temporary directory
+        unless it is on another file system than the repository (tmpfs), then
+        one under the repository's `.build`."""
+        if self.disk is None:
+            self.disk = self.directory
+            if os.stat(self.directory).st_dev != os.stat(ROOT).st_dev:
+                self.disk = tempfile.mkdtemp(prefix="monkeyd-bench.", dir=os.path.join(ROOT, ".build"))
+            df = subprocess.run(["df", "--output=source,fstype,target", self.disk], capture_output=True,
+                                text=True).stdout.split()
+            source, kind, target = df[-3:] if len(df) >= 3 else ("?", "?", "?")
+            self.notes.append(f"durable state (monkeyd's state directories, redis's AOF) in {self.disk}: "
+                              f"{source}, {kind} mounted on {target}, the repository's file system")
+        return self.disk
+
+    def send_lines(self, path, lines):
+        """Sends control lines to monkeyd and checks every answer is OK."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.connect(path)
+            connection.sendall("".join(f"{line}\n" for line in lines).encode())
+            answers = self.read_statuses(connection, len(lines))
+        if any(line.startswith("ERR") for line in answers.split("\n")):
+            raise RuntimeError(f"{lines}: {answers.strip()}")
 
     # -- workloads ------------------------------------------------------------
 
@@ -246,6 +274,91 @@ class Bench:
             self.record("odds: worst-case p (1,024 over 256, 10,000 monkeys), ms", "monkeyd",
                         (self.odds_once(*worst) - trivial) * 1000)
         log("odds done")
+    # -- durable control (issue 17: group commit) -----------------------------
+
+    DURABLE_LINES = (("CLEAR", "CLEAR q"), ("SET", "SET q monkeys=%d"))
+
+    def durable_control(self):
+        """CLEAR and SET on monkeyd against INCR on redis with appendfsync
+        always, both durable on the same disk, in the three ping shapes."""
+        disk = self.disk_directory()
+        servers = {"monkeyd": self.start_monkeyd(root=disk), "redis": self.start_redis(root=disk, durable=True)}
+        floors = []
+        try:
+            # The session the requests change; stopped, so that it never types.
+            self.send_lines(servers["monkeyd"][1], ["START q interval=1h", "STOP q"])
+            for pair in range(self.arguments.pairs):
+                floors.append(self.run_client("fsync", disk, 1000))
+                for verb, line in self.DURABLE_LINES:
+                    for mode in ("single", "pipeline", "conns"):
+                        for name in ("monkeyd", "redis"):
+                            process, path = servers[name]
+                            request = line if name == "monkeyd" else "INCR k"
+                            figures = self.run_client("request", path, request, mode,
+                                                      self.arguments.durable_seconds, process.pid)
+                            if figures["errors"]:
+                                raise RuntimeError(f"{name} {request}: {figures['errors']:.0f} errors")
+                            self.record(f"durable {verb}/INCR {mode} requests/s", name, figures["rps"])
+                            self.record(f"durable {verb}/INCR {mode} server CPU µs/request", name,
+                                        figures["cpu_us_per_request"])
+                log(f"durable control pair {pair + 1}/{self.arguments.pairs}, disk floor {floors[-1]}")
+        finally:
+            for process, _ in servers.values():
+                self.stop(process)
+        p50 = [floor["p50_us"] for floor in floors]
+        p99 = [floor["p99_us"] for floor in floors]
+        self.notes.append(
+            f"disk floor (1,000 appends of 40 bytes, each followed by fdatasync, in the same directory, before "
+            f"each pair): p50 {self.spread(p50)} µs, p99 {self.spread(p99)} µs")
+
+    def starts(self):
+        """STARTs of new sessions pipelined into an empty state directory,
+        then a restart on what they left."""
+        count = self.arguments.starts
+        disk = self.disk_directory()
+        for run in range(self.arguments.pairs):
+            state = os.path.join(self.fresh_path("starts", disk), "state")
+            process, path = self.start_monkeyd(state=state, root=disk)
+            try:
+                figures = self.run_client("burst", path, "START s%d interval=1h", count, timeout=900)
+            except RuntimeError as error:
+                # A slow run can outlast idle_timeout (60 s): the daemon
+                # then hangs up on the burst. Say so and go on with the rest.
+                self.notes.append(f"starts run {run + 1} failed: {error}")
+                log(f"starts run {run + 1}/{self.arguments.pairs} failed: {error}")
+                continue
+            finally:
+                self.stop(process)
+            if figures["errors"]:
+                raise RuntimeError(f"{figures['errors']:.0f} of {count} STARTs failed")
+            restart = self.startup_once("monkeyd", state=state)
+            self.record(f"{count:,} STARTs into an empty state directory, pipelined: ms", "monkeyd", figures["ms"])
+            self.record(f"restart with those {count:,} sessions: ms to ready", "monkeyd", restart["ready_ms"])
+            log(f"starts run {run + 1}/{self.arguments.pairs}: {figures} restart {restart}")
+
+    def set_latency(self):
+        """SET round trips, one at a time at a modest rate, while many
+        sessions type at 10 Hz (and their entries are synced every second)."""
+        sessions, rate = self.arguments.latency_sessions, self.arguments.latency_rate
+        disk = self.disk_directory()
+        # The typing sessions and q: one more than the default limit.
+        configuration = os.path.join(self.directory, "monkeyd-latency.conf")
+        with open(configuration, "w") as file:
+            file.write(f"max_sessions = {sessions + 1}\n")
+        for run in range(self.arguments.pairs):
+            process, path = self.start_monkeyd(root=disk, configuration=configuration)
+            try:
+                self.send_lines(path, ["START q interval=1h", "STOP q"])
+                figures = self.run_client("latency", path, sessions, "SET q monkeys=%d", rate,
+                                          self.arguments.latency_seconds, process.pid)
+            finally:
+                self.stop(process)
+            if figures["errors"]:
+                raise RuntimeError(f"{figures['errors']:.0f} SETs failed")
+            figure = f"SET latency, {rate:g}/s while {sessions:,} sessions type"
+            self.record(f"{figure}: p50 ms", "monkeyd", figures["p50_ms"])
+            self.record(f"{figure}: p99 ms", "monkeyd", figures["p99_ms"])
+            log(f"SET latency run {run + 1}/{self.arguments.pairs}: {figures}")
 
     @staticmethod
     def read_statuses(connection, count):
@@ -269,6 +382,16 @@ class Bench:
         "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
         "start-up, no state: ms to ready": ("value", 20.0, "<"),
         "odds: worst-case p (1,024 over 256, 10,000 monkeys), ms": ("value", 100.0, "<"),
+        # Issue 17 (group commit).
+        "durable CLEAR/INCR single requests/s": ("ratio", 1.0, ">="),
+        "durable CLEAR/INCR pipeline requests/s": ("ratio", 1.0, ">="),
+        "durable CLEAR/INCR conns requests/s": ("ratio", 1.0, ">="),
+        "durable SET/INCR single requests/s": ("ratio", 1.0, ">="),
+        "durable SET/INCR pipeline requests/s": ("ratio", 1.0, ">="),
+        "durable SET/INCR conns requests/s": ("ratio", 1.0, ">="),
+        "10,000 STARTs into an empty state directory, pipelined: ms": ("value", 1000.0, "<"),
+        "restart with those 10,000 sessions: ms to ready": ("value", 1000.0, "<"),
+        "SET latency, 200/s while 10,000 sessions type: p99 ms": ("value", 5.0, "<"),
     }
 
     @staticmethod
@@ -333,8 +456,13 @@ def main():
     parser.add_argument("--typing-seconds", type=float, default=10)
     parser.add_argument("--fanout-seconds", type=float, default=5)
     parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000, 10000])
-    parser.add_argument("--only", nargs="+", choices=["control", "typing", "fanout", "startup", "odds"],
-                        default=["control", "typing", "fanout", "startup", "odds"])
+    parser.add_argument("--durable-seconds", type=float, default=2)
+    parser.add_argument("--starts", type=int, default=10000, help="sessions the starts workload creates")
+    parser.add_argument("--latency-sessions", type=int, default=10000)
+    parser.add_argument("--latency-rate", type=float, default=200, help="SETs a second")
+    parser.add_argument("--latency-seconds", type=float, default=10)
+    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency"]
+    parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
     started = time.monotonic()
@@ -342,10 +470,15 @@ def main():
         bench.build_client()
         for workload in arguments.only:
             log(f"{workload} ...")
+            began = time.monotonic()
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
-             "startup": bench.startup, "odds": bench.odds}[workload]()
+             "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
+             "starts": bench.starts, "set-latency": bench.set_latency}[workload]()
+            log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)
+        if bench.disk and bench.disk != bench.directory:
+            shutil.rmtree(bench.disk, ignore_errors=True)
     print()
     print(bench.table())
     print()

@@ -5,6 +5,10 @@
  * key=value figures on stdout; bench/bench.py runs it and builds the table.
  *
  *   loadclient ping     SOCKET single|pipeline|conns SECONDS SERVER_PID
+ *   loadclient request  SOCKET LINE single|pipeline|conns SECONDS SERVER_PID
+ *   loadclient burst    SOCKET LINE COUNT
+ *   loadclient latency  SOCKET SESSIONS LINE RATE_HZ SECONDS SERVER_PID
+ *   loadclient fsync    DIRECTORY COUNT
  *   loadclient typing   SOCKET SESSIONS SECONDS SERVER_PID
  *   loadclient fanout   SOCKET monkeyd|redis FOLLOWERS RATE_HZ SECONDS SERVER_PID
  *   loadclient startup  monkeyd|redis SOCKET -- PROGRAM ARGS...
@@ -13,6 +17,11 @@
  * Requests are text lines both servers read: monkeyd answers "PING\n" with
  * "OK pong\n", redis answers the inline command "PING\r\n" with "+PONG\r\n";
  * one response is one line for both, so responses are counted by newlines.
+ * A LINE is given without its line end, which the client adds in the
+ * server's dialect ("\r\n" for redis, "\n" for monkeyd). In `request` and
+ * `latency` a "%d" in it becomes a digit cycling 1..9 from one request to the
+ * next (so that `SET q monkeys=%d` is a real change every time); in `burst`
+ * it becomes the request's index, 0 to COUNT - 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -180,33 +189,140 @@ static uint64_t percentile(uint64_t *values, size_t count, double fraction) {
     return values[index];
 }
 
+/* ---- request lines in both dialects ------------------------------------- */
+
+/* Whether the server at `path` speaks redis: both answer "PING"; redis wants nothing else. */
+static int is_redis_server(const char *path) {
+    int fd = must_connect(path, 0);
+    char response[256];
+    request_line(fd, "PING\r\n", response, sizeof response);
+    close(fd);
+    return response[0] == '+';
+}
+
+/*
+ * A request line and its variants: "%d" in the template becomes each of the
+ * digits 1..9 in turn (a template without it has one variant), followed by
+ * the dialect's line end. Rendered once, so that sending costs a memcpy.
+ */
+typedef struct {
+    char text[9][512];
+    size_t length[9];
+    size_t count, next;
+} Template;
+
+static void template_init(Template *template, const char *line, int is_redis) {
+    const char *hole = strstr(line, "%d");
+    const char *end = is_redis ? "\r\n" : "\n";
+    template->count = hole ? 9 : 1;
+    template->next = 0;
+    for (size_t i = 0; i < template->count; i++) {
+        int length = hole ? snprintf(template->text[i], sizeof template->text[i], "%.*s%zu%s%s", (int)(hole - line),
+                                     line, i + 1, hole + 2, end)
+                          : snprintf(template->text[i], sizeof template->text[i], "%s%s", line, end);
+        if (length < 0 || (size_t)length >= sizeof template->text[i]) die("request line too long");
+        template->length[i] = (size_t)length;
+    }
+}
+
+/* The next request's bytes. */
+static const char *template_next(Template *template, size_t *length) {
+    size_t index = template->next++ % template->count;
+    *length = template->length[index];
+    return template->text[index];
+}
+
+/*
+ * Counts response lines and, among them, errors (monkeyd's start with
+ * "ERR", redis's with "-"), across reads that split lines anywhere; keeps
+ * the start of the last error for the message if the server hangs up.
+ */
+typedef struct {
+    int mid_line;
+    uint64_t errors;
+    char last_error[256];
+} Responses;
+
+static void note_error(Responses *responses, const char *line, const char *end) {
+    const char *newline = memchr(line, '\n', (size_t)(end - line));
+    int length = (int)((newline ? newline : end) - line);
+    responses->errors++;
+    snprintf(responses->last_error, sizeof responses->last_error, "%.*s", length, line);
+}
+
+static size_t count_responses(Responses *responses, const char *bytes, size_t length) {
+    size_t lines = 0;
+    const char *cursor = bytes, *end = bytes + length, *newline;
+    if (length == 0) return 0;
+    if (!responses->mid_line && (*cursor == 'E' || *cursor == '-')) note_error(responses, cursor, end);
+    while ((newline = memchr(cursor, '\n', (size_t)(end - cursor))) != NULL) {
+        lines++;
+        cursor = newline + 1;
+        if (cursor == end) {
+            responses->mid_line = 0;
+            return lines;
+        }
+        if (*cursor == 'E' || *cursor == '-') note_error(responses, cursor, end);
+    }
+    responses->mid_line = 1;
+    return lines;
+}
+
+/* Reads until `lines` responses arrived (blocking fd). */
+static void read_responses(int fd, size_t lines, Responses *responses) {
+    char buffer[65536];
+    while (lines > 0) {
+        ssize_t count = read(fd, buffer, sizeof buffer);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) die("connection closed while waiting for %zu responses", lines);
+        size_t seen = count_responses(responses, buffer, (size_t)count);
+        lines = seen >= lines ? 0 : lines - seen;
+    }
+}
+
+/* Sends one request of the template and dies unless the answer is a success. */
+static void check_template(const char *path, Template *template) {
+    int fd = must_connect(path, 0);
+    size_t length;
+    const char *request = template_next(template, &length);
+    char response[512];
+    write_all(fd, request, length);
+    request_line(fd, "", response, sizeof response);
+    close(fd);
+    if (response[0] == 'E' || response[0] == '-') die("%.*s answered with %s", (int)length - 1, request, response);
+}
+
 /* ---- 1. control plane ---------------------------------------------------- */
 
-static int command_ping(int argc, char **argv) {
-    if (argc != 6) die("usage: ping SOCKET single|pipeline|conns SECONDS PID");
-    const char *path = argv[2], *mode = argv[3];
-    double seconds = atof(argv[4]);
-    pid_t pid = (pid_t)atoi(argv[5]);
-    int is_redis = 0;
-    /* Detect the dialect once: both accept "PING"; redis wants nothing else. */
-    {
-        int fd = must_connect(path, 0);
-        char response[256];
-        request_line(fd, "PING\r\n", response, sizeof response);
-        is_redis = response[0] == '+';
-        close(fd);
-    }
-    const char *ping = is_redis ? "PING\r\n" : "PING\n";
-    size_t ping_length = strlen(ping);
+/*
+ * One request line, sent in one of three shapes for SECONDS after a 0.25 s
+ * warm-up: one connection, one request in flight (single); one connection,
+ * 100 requests written at once and then their 100 responses read
+ * (pipeline); 50 connections with one request in flight each (conns).
+ */
+static int run_requests(const char *path, const char *line, const char *mode, double seconds, pid_t pid) {
+    int is_redis = is_redis_server(path);
+    Template template;
+    template_init(&template, line, is_redis);
+    check_template(path, &template);
     uint64_t warm_up = 250000000ull, duration = (uint64_t)(seconds * 1e9);
     uint64_t requests = 0, cpu_start = 0, measure_start = 0, start = now_ns();
+    Responses responses = {0};
+    uint64_t errors_at_start = 0;
     int measuring = 0;
+    /* The clock is read every `rounds` rounds, fewer when rounds are slow (a
+       durable request may take milliseconds), at most 64 when they are fast. */
+    int rounds = 1;
+    uint64_t last_check = start;
 #define CHECK_PHASE()                                                                                                  \
     do {                                                                                                               \
         uint64_t t = now_ns();                                                                                         \
+        if (t - last_check < 1000000ull && rounds < 64) rounds *= 2;                                                   \
+        last_check = t;                                                                                                \
         if (!measuring && t - start >= warm_up) {                                                                      \
             measuring = 1;                                                                                             \
             requests = 0;                                                                                              \
+            errors_at_start = responses.errors;                                                                        \
             cpu_start = process_cpu_ns(pid);                                                                           \
             measure_start = t;                                                                                         \
         } else if (measuring && t - measure_start >= duration) {                                                       \
@@ -216,14 +332,30 @@ static int command_ping(int argc, char **argv) {
 
     if (strcmp(mode, "single") == 0 || strcmp(mode, "pipeline") == 0) {
         size_t depth = strcmp(mode, "single") == 0 ? 1 : 100;
-        char batch[100 * 8];
-        for (size_t i = 0; i < depth; i++) memcpy(batch + i * ping_length, ping, ping_length);
+        char *batch = malloc(depth * sizeof template.text[0]);
+        size_t batch_length = 0;
+        /* A template without "%d" makes the same batch every time: built once. */
+        for (size_t i = 0; i < depth; i++) {
+            size_t length;
+            const char *request = template_next(&template, &length);
+            memcpy(batch + batch_length, request, length);
+            batch_length += length;
+        }
         int fd = must_connect(path, 0);
         for (;;) {
-            for (int round = 0; round < 64; round++) {
-                write_all(fd, batch, depth * ping_length);
-                read_lines(fd, depth);
+            for (int round = 0; round < rounds; round++) {
+                write_all(fd, batch, batch_length);
+                read_responses(fd, depth, &responses);
                 requests += depth;
+                if (template.count > 1) {
+                    batch_length = 0;
+                    for (size_t i = 0; i < depth; i++) {
+                        size_t length;
+                        const char *request = template_next(&template, &length);
+                        memcpy(batch + batch_length, request, length);
+                        batch_length += length;
+                    }
+                }
             }
             CHECK_PHASE();
         }
@@ -231,28 +363,38 @@ static int command_ping(int argc, char **argv) {
         enum { CONNECTIONS = 50 };
         int epoll = epoll_create1(EPOLL_CLOEXEC);
         int fds[CONNECTIONS];
+        Responses each[CONNECTIONS];
         for (int i = 0; i < CONNECTIONS; i++) {
             fds[i] = must_connect(path, 1);
+            each[i] = (Responses){0};
             struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
             epoll_ctl(epoll, EPOLL_CTL_ADD, fds[i], &event);
-            write_all(fds[i], ping, ping_length);
+            size_t length;
+            const char *request = template_next(&template, &length);
+            write_all(fds[i], request, length);
         }
         struct epoll_event events[CONNECTIONS];
         char buffer[4096];
         for (;;) {
-            for (int round = 0; round < 64; round++) {
-                int ready = epoll_wait(epoll, events, CONNECTIONS, 1000);
+            for (int round = 0; round < rounds; round++) {
+                int ready = epoll_wait(epoll, events, CONNECTIONS, 10000);
                 if (ready < 0 && errno == EINTR) continue;
-                if (ready <= 0) die("no response within a second");
+                if (ready <= 0) die("no response within 10 s");
                 for (int i = 0; i < ready; i++) {
-                    int fd = fds[events[i].data.u32];
+                    int index = (int)events[i].data.u32, fd = fds[index];
                     ssize_t count = read(fd, buffer, sizeof buffer);
                     if (count < 0 && errno == EAGAIN) continue;
                     if (count <= 0) die("connection closed");
-                    size_t lines = count_newlines(buffer, (size_t)count);
+                    uint64_t errors = each[index].errors;
+                    size_t lines = count_responses(&each[index], buffer, (size_t)count);
+                    responses.errors += each[index].errors - errors;
                     requests += lines;
                     /* Exactly one request in flight per connection. */
-                    for (size_t line = 0; line < lines; line++) write_all(fd, ping, ping_length);
+                    for (size_t line = 0; line < lines; line++) {
+                        size_t length;
+                        const char *request = template_next(&template, &length);
+                        write_all(fd, request, length);
+                    }
                 }
             }
             CHECK_PHASE();
@@ -261,11 +403,23 @@ static int command_ping(int argc, char **argv) {
         die("unknown mode %s", mode);
     }
 done:;
+#undef CHECK_PHASE
     uint64_t elapsed = now_ns() - measure_start;
     uint64_t cpu = process_cpu_ns(pid) - cpu_start;
-    printf("rps=%.0f cpu_us_per_request=%.4f server_cpu_percent=%.1f\n", (double)requests * 1e9 / (double)elapsed,
-           requests ? (double)cpu / 1000.0 / (double)requests : 0.0, 100.0 * (double)cpu / (double)elapsed);
+    printf("rps=%.0f cpu_us_per_request=%.4f server_cpu_percent=%.1f errors=%llu\n",
+           (double)requests * 1e9 / (double)elapsed, requests ? (double)cpu / 1000.0 / (double)requests : 0.0,
+           100.0 * (double)cpu / (double)elapsed, (unsigned long long)(responses.errors - errors_at_start));
     return 0;
+}
+
+static int command_ping(int argc, char **argv) {
+    if (argc != 6) die("usage: ping SOCKET single|pipeline|conns SECONDS PID");
+    return run_requests(argv[2], "PING", argv[3], atof(argv[4]), (pid_t)atoi(argv[5]));
+}
+
+static int command_request(int argc, char **argv) {
+    if (argc != 7) die("usage: request SOCKET LINE single|pipeline|conns SECONDS PID");
+    return run_requests(argv[2], argv[3], argv[4], atof(argv[5]), (pid_t)atoi(argv[6]));
 }
 
 /* ---- followers: entry lines from TAIL or from redis pub/sub --------------- */
@@ -397,21 +551,14 @@ static void pump(int epoll, Follower *followers, uint64_t deadline, void (*tick)
 
 /* ---- 2. typing capacity --------------------------------------------------- */
 
-static int command_typing(int argc, char **argv) {
-    if (argc != 6) die("usage: typing SOCKET SESSIONS SECONDS PID");
-    const char *path = argv[2];
-    int sessions = atoi(argv[3]);
-    double seconds = atof(argv[4]);
-    pid_t pid = (pid_t)atoi(argv[5]);
-    const uint64_t interval = 100000000ull;
-    int samples = sessions < 50 ? sessions : 50;
-    int stride = sessions / samples;
-    int control = must_connect(path, 0);
-    int epoll = epoll_create1(EPOLL_CLOEXEC);
-    Follower *followers = calloc((size_t)samples, sizeof(Follower));
-
-    /* Sessions start in 20 batches over one interval, so their phases spread
-       as if independent clients had started them. */
+/*
+ * Starts sessions s0..s(SESSIONS-1) of 5 monkeys every `interval` in 20
+ * batches over one interval, so their phases spread as if independent
+ * clients had started them. With followers, every `stride`th session gets
+ * one (`TAIL name last=0`, in `epoll`), up to `samples`; returns how many.
+ */
+static int start_typing_sessions(const char *path, int control, int sessions, uint64_t interval, Follower *followers,
+                                 int samples, int stride, int epoll) {
     const int batches = 20;
     uint64_t start = now_ns();
     char *request = malloc(128 * (size_t)sessions + 1);
@@ -422,9 +569,11 @@ static int command_typing(int argc, char **argv) {
         size_t used = 0;
         int first = started;
         for (; started < until; started++)
-            used += (size_t)sprintf(request + used, "START s%d monkeys=5 interval=100ms\n", started);
+            used += (size_t)sprintf(request + used, "START s%d monkeys=5 interval=%llums\n", started,
+                                    (unsigned long long)(interval / 1000000));
         write_all(control, request, used);
         read_lines(control, (size_t)(until - first));
+        if (!followers) continue;
         for (int name = first; name < until; name++) {
             if (name % stride != 0 || sample >= samples) continue;
             Follower *follower = &followers[sample];
@@ -438,6 +587,23 @@ static int command_typing(int argc, char **argv) {
             sample++;
         }
     }
+    free(request);
+    return sample;
+}
+
+static int command_typing(int argc, char **argv) {
+    if (argc != 6) die("usage: typing SOCKET SESSIONS SECONDS PID");
+    const char *path = argv[2];
+    int sessions = atoi(argv[3]);
+    double seconds = atof(argv[4]);
+    pid_t pid = (pid_t)atoi(argv[5]);
+    const uint64_t interval = 100000000ull;
+    int samples = sessions < 50 ? sessions : 50;
+    int stride = sessions / samples;
+    int control = must_connect(path, 0);
+    int epoll = epoll_create1(EPOLL_CLOEXEC);
+    Follower *followers = calloc((size_t)samples, sizeof(Follower));
+    int sample = start_typing_sessions(path, control, sessions, interval, followers, samples, stride, epoll);
     /* One second to settle, then the measured window. */
     pump(epoll, followers, now_ns() + 1000000000ull, NULL, NULL, 0);
     uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
@@ -657,16 +823,153 @@ static int command_populate(int argc, char **argv) {
     return 0;
 }
 
+/* ---- 5. durable control --------------------------------------------------- */
+
+/*
+ * COUNT requests from one connection, "%d" in LINE being each one's index
+ * (0 .. COUNT - 1), all written as fast as the socket takes them while the
+ * responses are read, so that neither side can wait for the other for
+ * ever. Times the first byte sent to the last response received.
+ */
+static int command_burst(int argc, char **argv) {
+    if (argc != 5) die("usage: burst SOCKET LINE COUNT");
+    const char *path = argv[2], *line = argv[3];
+    long count = atol(argv[4]);
+    const char *end = is_redis_server(path) ? "\r\n" : "\n";
+    const char *hole = strstr(line, "%d");
+    size_t capacity = (size_t)count * (strlen(line) + 24) + 1, used = 0;
+    char *requests = malloc(capacity);
+    for (long i = 0; i < count; i++) {
+        int length = hole ? snprintf(requests + used, capacity - used, "%.*s%ld%s%s", (int)(hole - line), line, i,
+                                     hole + 2, end)
+                          : snprintf(requests + used, capacity - used, "%s%s", line, end);
+        used += (size_t)length;
+    }
+    int fd = must_connect(path, 1);
+    Responses responses = {0};
+    size_t sent = 0, received = 0;
+    char buffer[65536];
+    uint64_t start = now_ns(), finish = 0;
+    while (received < (size_t)count) {
+        struct pollfd descriptor = {fd, POLLIN | (sent < used ? POLLOUT : 0), 0};
+        int ready = poll(&descriptor, 1, 60000);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) die("no progress within 60 s (%zu of %ld answered)", received, count);
+        if ((descriptor.revents & POLLOUT) && sent < used) {
+            ssize_t written = write(fd, requests + sent, used - sent);
+            /* The server hung up: stop writing, read what it said. */
+            if (written < 0 && errno == EPIPE) sent = used;
+            else if (written < 0 && errno != EAGAIN && errno != EINTR) die("write");
+            if (written > 0) sent += (size_t)written;
+        }
+        if (descriptor.revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t got = read(fd, buffer, sizeof buffer);
+            if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+            if (got <= 0)
+                die("connection closed after %zu of %ld responses (%llu errors, the last: %s)", received, count,
+                    (unsigned long long)responses.errors, responses.errors ? responses.last_error : "none");
+            received += count_responses(&responses, buffer, (size_t)got);
+            finish = now_ns();
+        }
+    }
+    close(fd);
+    free(requests);
+    printf("ms=%.3f requests=%ld errors=%llu\n", (double)(finish - start) / 1e6, count,
+           (unsigned long long)responses.errors);
+    return 0;
+}
+
+/*
+ * Round-trip latency of LINE sent at RATE_HZ, one at a time from a
+ * connection of its own, while SESSIONS sessions of 5 monkeys type at
+ * 10 Hz (started as `typing` starts them, then 1 s to settle). Each
+ * request is timed from its send to its response; a request due while the
+ * one before is still unanswered goes out as soon as that one is answered.
+ * `late_sends` counts requests sent more than 1 ms after they were due
+ * (behind an answer, or the client itself woken late).
+ */
+static int command_latency(int argc, char **argv) {
+    if (argc != 8) die("usage: latency SOCKET SESSIONS LINE RATE_HZ SECONDS PID");
+    const char *path = argv[2], *line = argv[4];
+    int sessions = atoi(argv[3]);
+    double rate = atof(argv[5]), seconds = atof(argv[6]);
+    pid_t pid = (pid_t)atoi(argv[7]);
+    Template template;
+    template_init(&template, line, is_redis_server(path));
+    check_template(path, &template);
+    int control = must_connect(path, 0);
+    start_typing_sessions(path, control, sessions, 100000000ull, NULL, 0, 1, -1);
+    sleep_until(now_ns() + 1000000000ull);
+    int fd = must_connect(path, 0);
+    size_t total = (size_t)(rate * seconds);
+    uint64_t *latencies = malloc((total + 1) * sizeof(uint64_t));
+    uint64_t period = (uint64_t)(1e9 / rate), late_sends = 0;
+    Responses responses = {0};
+    uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
+    for (size_t i = 0; i < total; i++) {
+        uint64_t due = window_start + i * period;
+        sleep_until(due);
+        size_t length;
+        const char *request = template_next(&template, &length);
+        uint64_t sent = now_ns();
+        if (sent > due + 1000000ull) late_sends++;
+        write_all(fd, request, length);
+        read_responses(fd, 1, &responses);
+        latencies[i] = now_ns() - sent;
+    }
+    uint64_t window_end = now_ns(), cpu = process_cpu_ns(pid) - cpu_start;
+    qsort(latencies, total, sizeof(uint64_t), compare_u64);
+    printf("p50_ms=%.3f p99_ms=%.3f max_ms=%.3f requests=%zu errors=%llu late_sends=%llu cpu_percent=%.2f\n",
+           (double)percentile(latencies, total, 0.50) / 1e6, (double)percentile(latencies, total, 0.99) / 1e6,
+           total ? (double)latencies[total - 1] / 1e6 : 0.0, total, (unsigned long long)responses.errors,
+           (unsigned long long)late_sends, 100.0 * (double)cpu / (double)(window_end - window_start));
+    return 0;
+}
+
+/*
+ * The floor under every durable request: COUNT appends of 40 bytes to a
+ * new file in DIRECTORY, each followed by `fdatasync`, each timed.
+ */
+static int command_fsync(int argc, char **argv) {
+    if (argc != 4) die("usage: fsync DIRECTORY COUNT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fsync-floor.%d", argv[2], (int)getpid());
+    size_t count = (size_t)atol(argv[3]);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) die("open %s", path);
+    const char record[] = "0123456789012345678901234567890123456789";
+    uint64_t *latencies = malloc((count + 1) * sizeof(uint64_t));
+    uint64_t start = now_ns();
+    for (size_t i = 0; i < count; i++) {
+        uint64_t before = now_ns();
+        if (write(fd, record, 40) != 40) die("write %s", path);
+        if (fdatasync(fd) != 0) die("fdatasync %s", path);
+        latencies[i] = now_ns() - before;
+    }
+    uint64_t elapsed = now_ns() - start;
+    close(fd);
+    unlink(path);
+    qsort(latencies, count, sizeof(uint64_t), compare_u64);
+    printf("p50_us=%.1f p99_us=%.1f max_us=%.1f per_s=%.0f count=%zu\n",
+           (double)percentile(latencies, count, 0.50) / 1e3, (double)percentile(latencies, count, 0.99) / 1e3,
+           count ? (double)latencies[count - 1] / 1e3 : 0.0, (double)count * 1e9 / (double)elapsed, count);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) die("usage: loadclient ping|typing|fanout|startup|populate ...");
+    if (argc < 2) die("usage: loadclient ping|request|typing|fanout|startup|populate|burst|latency|fsync ...");
     errno = 0;
     if (strcmp(argv[1], "ping") == 0) return command_ping(argc, argv);
+    if (strcmp(argv[1], "request") == 0) return command_request(argc, argv);
     if (strcmp(argv[1], "typing") == 0) return command_typing(argc, argv);
     if (strcmp(argv[1], "fanout") == 0) return command_fanout(argc, argv);
     if (strcmp(argv[1], "startup") == 0) return command_startup(argc, argv);
     if (strcmp(argv[1], "populate") == 0) return command_populate(argc, argv);
+    if (strcmp(argv[1], "burst") == 0) return command_burst(argc, argv);
+    if (strcmp(argv[1], "latency") == 0) return command_latency(argc, argv);
+    if (strcmp(argv[1], "fsync") == 0) return command_fsync(argc, argv);
     die("unknown command %s", argv[1]);
     return 2;
 }

@@ -58,6 +58,8 @@ extension Daemon {
             readBuffer.withUnsafeBytes { buffer in
                 connection.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
+            // The client is sending: a line it leaves unfinished now is timed from now.
+            connection.partialLineSince = nil
         }
     }
 
