@@ -17,6 +17,7 @@ extension Daemon {
                 sessionIntervals: Dictionary(
                     engine.snapshots.map { ($0.name, $0.settings.interval) }, uniquingKeysWith: { $1 }))
             store.changeJournalLimit(to: loaded.journalSize)
+            store.changeControlLogLimit(to: loaded.controlLogSize)
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,

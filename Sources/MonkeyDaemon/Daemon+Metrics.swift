@@ -15,6 +15,19 @@ extension Daemon {
                 "monkeyd_sessions", .gauge, help: "Sessions the daemon keeps.", value: Double(engine.sessionCount)),
             MetricFamily("monkeyd_clients", .gauge, help: "Connected clients.", value: Double(connections.count)),
             MetricFamily(
+                "monkeyd_control_commits_total", .counter,
+                help:
+                    "Appends of the control log, each one write and one sync for every change of a pass (group commit).",
+                value: Double(store.counters.commits)),
+            MetricFamily(
+                "monkeyd_control_records_total", .counter,
+                help: "Records appended to the control log: changes and reservations of ids.",
+                value: Double(store.counters.records)),
+            MetricFamily(
+                "monkeyd_control_commit_failures_total", .counter,
+                help: "Appends of the control log the disk refused (their changes answered storage-error).",
+                value: Double(store.counters.failedCommits)),
+            MetricFamily(
                 "monkeyd_wakeups_total", .counter,
                 help: "Times the daemon's event queue woke up, by what woke it (an idle daemon wakes for nothing).",
                 samples: WakeUps.Source.allCases.map {

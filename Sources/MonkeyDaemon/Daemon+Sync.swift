@@ -60,7 +60,8 @@ extension MonkeyDaemon {
         do {
             return try FileStore(
                 directory: directory, syncInterval: configuration.syncInterval,
-                journalLimit: configuration.journalSize, retention: configuration.limits.maximumEntries
+                journalLimit: configuration.journalSize, controlLogLimit: configuration.controlLogSize,
+                retention: configuration.limits.maximumEntries
             ) { priority, message in
                 events.log(priority, message)
             }

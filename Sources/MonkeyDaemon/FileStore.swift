@@ -24,10 +24,19 @@ final class FileStore: @unchecked Sendable {
     var writerHasUnwritten = false
     /// What is wrong with the disk, while something is; reported once.
     var problem: String?
+    /// For metrics.
+    var counters = Counters()
+
+    struct Counters {
+        /// Appends (with their sync) of the control log, and the records they held.
+        var commits: UInt64 = 0
+        var records: UInt64 = 0
+        var failedCommits: UInt64 = 0
+    }
 
     /// Opens the store in `directory`, loading every session.
     init(
-        directory: String, syncInterval: Interval, journalLimit: Int, retention: Int,
+        directory: String, syncInterval: Interval, journalLimit: Int, controlLogLimit: Int = 8 << 20, retention: Int,
         report: @escaping (LogPriority, String) -> Void
     ) throws(StorageError) {
         let writer = FileWriter(directory: directory, journalLimit: journalLimit)
@@ -38,6 +47,7 @@ final class FileStore: @unchecked Sendable {
         self.policy = DurabilityPolicy(
             syncInterval: syncInterval, segment: loaded.segment, segmentBytes: loaded.segmentLength)
         policy.finishedSnapshot(bytes: loaded.snapshotBytes)
+        policy.segmentLimit = controlLogLimit
         for (_, stored, recordCount) in loaded.sessions { policy.restore(stored, recordsInFile: recordCount) }
         self.loadedSessions = loaded.sessions.map(\.session)
         self.loadedNextEpoch = loaded.nextEpoch
@@ -92,8 +102,11 @@ final class FileStore: @unchecked Sendable {
         do {
             try controlLog.append(bytes)
         } catch {
+            counters.failedCommits &+= 1
             throw noteFailure(error.message)
         }
+        counters.commits &+= 1
+        counters.records &+= UInt64(records.count)
         policy.committed(records, bytes: bytes.count)
         noteSuccess()
     }
@@ -241,6 +254,11 @@ final class FileStore: @unchecked Sendable {
         let segment = controlLog.segment
         let failure = writer.queue.sync { writer.close(outbox, state: state, segment: segment) }
         if let failure { _ = noteFailure(failure) }
+    }
+
+    /// A reload changed `control_log_size`.
+    func changeControlLogLimit(to limit: Int) {
+        policy.segmentLimit = limit
     }
 
     /// A reload changed `journal_size`.

@@ -8,6 +8,9 @@ public struct Configuration: Sendable, Equatable {
     /// How large the entries journal grows before it is folded into the
     /// sessions' entries files.
     public var journalSize = 64 << 20
+    /// How large a segment of the control log grows before it is compacted
+    /// into a snapshot (when it is also twice the last snapshot's size).
+    public var controlLogSize = 8 << 20
     /// Send every typed entry to the journal too (it floods it: off by default).
     public var logTyped = false
     /// Mode of a socket the daemon creates.
@@ -29,8 +32,8 @@ public struct Configuration: Sendable, Equatable {
     /// Every key, in the order the man page lists them.
     public static let keys = [
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
-        "max_entries", "max_pending_output", "sync_interval", "journal_size", "log_typed", "socket_mode",
-        "socket_group", "idle_timeout",
+        "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "log_typed",
+        "socket_mode", "socket_group", "idle_timeout",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {
@@ -80,6 +83,7 @@ public struct Configuration: Sendable, Equatable {
         case "max_pending_output": limits.maximumPendingOutput = try Self.bytes(value, 4096...(1 << 30))
         case "sync_interval": syncInterval = try Self.duration(value, .millisecond...Interval.longestTick)
         case "journal_size": journalSize = try Self.bytes(value, (64 << 10)...(1 << 30))
+        case "control_log_size": controlLogSize = try Self.bytes(value, (64 << 10)...(1 << 30))
         case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "log_typed": logTyped = try Self.boolean(value)
         case "socket_mode":
