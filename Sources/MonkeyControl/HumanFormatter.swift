@@ -51,7 +51,42 @@ struct HumanFormatter {
         if let alphabet = record.value("alphabet"), alphabet != Self.defaultAlphabet {
             parts.append("alphabet \(Visible.quoted(alphabet))")
         }
+        if let seed = record.value("seed") { parts.append("seed \(Visible.escaped(seed))") }
+        if let odds = Self.odds(record) { parts.append(odds) }
         return parts.joined(separator: "  ")
+    }
+
+    /// The odds in words: `1 in 17,576 · every ~29 minutes · chance so far 63 %`,
+    /// or `never a hit`; nil without a target.
+    static func odds(_ record: Record) -> String? {
+        guard let expected = record.value("expected_entries") else { return nil }
+        guard let entries = WideNumber(parsing: expected) else { return "never a hit" }
+        var parts = ["1 in \(OddsReport.count(entries))"]
+        if let seconds = record.value("expected_seconds").flatMap(WideNumber.init(parsing:)) {
+            parts.append("every ~\(OddsReport.duration(seconds))")
+        }
+        if let chance = record.value("chance").flatMap(WideNumber.init(parsing:)) {
+            parts.append("chance so far \(percent(chance))")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `63 %`, `4.5 %`, `0.31 %`, `5.7e-05 %`; `0 %` only for none at all.
+    static func percent(_ fraction: WideNumber) -> String {
+        if fraction.isZero { return "0 %" }
+        let hundredths = fraction * WideNumber(100)
+        let value = hundredths.doubleValue
+        if value >= 99.5 && value < 100 { return "99.5 %" }
+        if value >= 10 { return "\(Int(value.rounded())) %" }
+        if value >= 0.01 {
+            let text = String(value)
+            let digits = value >= 1 ? 3 : 4
+            return String(text.prefix(digits)) + " %"
+        }
+        let (significand, exponent) = hundredths.decimalDigits(significantDigits: 2)
+        let sign = exponent < 0 ? "-" : "+"
+        let magnitude = String(exponent.magnitude)
+        return "\(significand / 10).\(significand % 10)e\(sign)\(magnitude.count < 2 ? "0" : "")\(magnitude) %"
     }
 
     /// The daemon's default alphabet, which `status` does not repeat on every line.

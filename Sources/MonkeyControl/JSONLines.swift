@@ -5,7 +5,10 @@ import MonkeyCore
 /// everything else a string.
 enum JSONLines {
     /// Fields that are counts or ids in the protocol, written as JSON numbers.
-    static let numericFields: Set<String> = ["id", "number", "monkeys", "typed", "entries", "hits", "count"]
+    static let numericFields: Set<String> = ["id", "number", "monkeys", "typed", "entries", "hits", "count", "seed"]
+    /// The odds of STATUS (see `Figures`): JSON numbers where a double holds
+    /// them, strings otherwise (`never`, and exponents beyond ±300).
+    static let oddsFields: Set<String> = ["p_hit", "expected_entries", "expected_seconds", "chance"]
 
     static func object(_ record: Record) -> String {
         var members = [member("type", string(record.type))]
@@ -30,6 +33,7 @@ enum JSONLines {
 
     private static func value(_ key: String, _ text: String) -> String {
         if numericFields.contains(key), isJSONInteger(text) { return text }
+        if oddsFields.contains(key) { return OddsReport.number(text, WideNumber(parsing: text)) }
         if key == "hit" {
             switch text {
             case "yes": return "true"

@@ -109,11 +109,20 @@ struct Runner {
                 console.print(Visible.escaped(message ?? ""))
             }
         default:
+            // START and SET say so when the target can never be typed: a warning, not an error.
+            let (text, warning) = Self.splitWarning(message)
             if invocation.isJSON {
-                console.print(JSONLines.success(message))
-            } else if let message {
-                console.print(Visible.escaped(message))
+                console.print(JSONLines.success(text, extra: warning.map { [("warning", $0)] } ?? []))
+            } else if let text {
+                console.print(Visible.escaped(text))
             }
+            if let warning { console.printError("monkeyctl: warning: \(Visible.escaped(warning))") }
         }
+    }
+
+    /// An OK text `started s; warning: ...` as its two parts.
+    static func splitWarning(_ message: String?) -> (text: String?, warning: String?) {
+        guard let message, let range = message.firstRange(of: "; warning: ") else { return (message, nil) }
+        return (String(message[..<range.lowerBound]), String(message[range.upperBound...]))
     }
 }

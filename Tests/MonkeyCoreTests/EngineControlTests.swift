@@ -132,9 +132,18 @@ struct EngineControlTests {
         #expect(
             a.fields.map(\.key) == [
                 "name", "state", "monkeys", "interval", "alphabet", "target", "typed", "entries", "hits", "best",
+                "p_hit", "expected_entries", "expected_seconds", "chance",
             ])
+        // The alphabet lacks the blank: the target can never be typed.
         #expect(
-            a.fields.map(\.value) == ["a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", ""])
+            a.fields.map(\.value) == [
+                "a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", "", "0", "never", "never", "0",
+            ])
+        try harness.expectOK("SET a alphabet=\"ab \" monkeys=3 seed=42")
+        let seeded = try harness.status("a")
+        #expect(seeded.value("seed") == "42")
+        #expect(seeded.value("p_hit") == "3.704e-02" && seeded.value("expected_entries") == "27")
+        #expect(seeded.value("expected_seconds") == "40.5" || seeded.value("expected_seconds") == "4.050e+01")
         let all = try harness.listAll().records
         #expect(all.map { $0.value("name") } == ["a", "zed"])
         #expect(all.last?.value("state") == "stopped")

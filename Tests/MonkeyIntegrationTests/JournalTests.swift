@@ -71,6 +71,11 @@ struct JournalTests {
             #expect(entry["MONKEY_SESSION"] == "words")
             #expect(entry["MONKEY_PEER_UID"] == "0")
         }
+        // A target that can never be typed: started all the same, and the journal says why.
+        let hopeless = try #require(entries.first { $0["MONKEY_SESSION"] == "hopeless" })
+        #expect(
+            hopeless["MONKEY_WARNING"]
+                == "the target can never be typed: entries of 1 character cannot hold a 6-character target")
         let reload = try first("reload")
         #expect(reload["MESSAGE_ID"] == Event.Kind.reload.messageID)
         #expect(reload["MONKEY_CONFIG"]?.hasSuffix("/monkeyd.conf") == true)

@@ -13,7 +13,11 @@ struct MonkeyctlTests {
             "start", "work", "--target", "to be", "--monkeys", "3", "--interval", "1h", "--alphabet", "abc ")
         #expect(started.status == 0, "\(started)")
         #expect(started.lines == ["started work"])
-        #expect(started.error == "")
+        // Started all the same, with a warning on stderr.
+        #expect(
+            started.error
+                == #"monkeyctl: warning: the target can never be typed: the alphabet lacks "t", "o" and "e", "#
+                + "and entries of 3 characters cannot hold a 5-character target\n", "\(started)")
         let session = try fields(daemon.request("STATUS work")[0])
         #expect(session["state"] == "running")
         #expect(session["monkeys"] == "3")
@@ -23,7 +27,7 @@ struct MonkeyctlTests {
         // The first tick is an hour away: nothing is typed yet, so the line is exact.
         #expect(
             try monkeyctl.run("status", "work").lines == [
-                #"work  running  3 monkeys every 1h  typed 0, 0 kept, 0 hits  best "" of target "to be"  alphabet "abc ""#
+                #"work  running  3 monkeys every 1h  typed 0, 0 kept, 0 hits  best "" of target "to be"  alphabet "abc "  never a hit"#
             ])
 
         let updated = try monkeyctl.run(
@@ -126,7 +130,7 @@ struct MonkeyctlTests {
         #expect(
             status == [
                 "s  stopped  3 monkeys every 1ms  typed \(count), \(count) kept, \(count) hit\(count == 1 ? "" : "s")  "
-                    + #"best "aa" of target "aa"  alphabet "a""#
+                    + #"best "aa" of target "aa"  alphabet "a"  1 in 1 · every ~1 millisecond · chance so far 100 %"#
             ])
     }
 

@@ -38,6 +38,12 @@ extension Engine {
                 "monkeyd_session_typing", .gauge, "Whether the session is typing (1) or stopped (0).",
                 { $0.session.isTyping ? 1 : 0 }
             ),
+            (
+                "monkeyd_session_hit_probability", .gauge,
+                "The probability that one entry holds the target (0: none, or it can never be typed; "
+                    + "below about 1e-308 it reads 0, STATUS gives it exactly).",
+                { $0.odds?.probability.doubleValue ?? 0 }
+            ),
         ]
 
     /// Writes the next sessions' samples until `output` holds `byteLimit`

@@ -57,15 +57,16 @@ extension Engine {
         let wasTyping = session.isTyping
         session.apply(change)
         session.isTyping = true
-        var reply = Reply(status: .ok("started \(name)"))
+        var reply = Reply(status: nil)
         reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.events.append(
             Event(
                 kind: .start, session: name,
                 fields: Engine.settingsFields(session.settings) + [
                     Event.Field("created", existing == nil ? "yes" : "no")
-                ], peer: peer,
+                ] + warningFields(name), peer: peer,
                 message: "\(existing == nil ? "created and started" : "started") session \(name): "
                     + "\(session.settings.monkeys) monkeys every \(session.settings.interval)"))
         return reply
@@ -88,8 +89,9 @@ extension Engine {
     private mutating func set(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
         guard var session = sessions[name]?.session else { return noSuchSession(name) }
         session.apply(change)
-        var reply = Reply(status: .ok("updated \(name)"))
+        var reply = Reply(status: nil)
         reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        reply.status = .ok(acknowledgement("updated \(name)", of: name))
         if session.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         var fields: [Event.Field] = []
         if let target = change.target { fields.append(Event.Field("target", target)) }
@@ -97,9 +99,10 @@ extension Engine {
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
         if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
+        let warning = warningFields(name)
         reply.events.append(
             Event(
-                kind: .set, session: name, fields: fields, peer: peer,
+                kind: .set, session: name, fields: fields + warning, peer: peer,
                 message: "changed session \(name): " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
         return reply
     }
@@ -139,8 +142,9 @@ extension Engine {
     private mutating func replace(_ name: SessionName, with session: Session, effect: Effect) -> Change {
         let previous = sessions[name]
         let change = Change(effect: effect, previous: previous, previousDue: due(of: name))
-        var scheduled = previous ?? ScheduledSession(session: session)
+        var scheduled = previous ?? ScheduledSession(session: session, odds: nil)
         scheduled.session = session
+        scheduled.odds = odds(of: session.settings)
         scheduled.attentionID = 0
         sessions[name] = scheduled
         return change
@@ -152,9 +156,9 @@ extension Engine {
             reply.listing = SessionListing()
             return reply
         }
-        guard let session = sessions[name]?.session else { return noSuchSession(name) }
+        guard let scheduled = sessions[name] else { return noSuchSession(name) }
         var reply = Reply(status: .ok(nil))
-        reply.records = [Engine.statusRecord(session)]
+        reply.records = [Engine.statusRecord(scheduled)]
         return reply
     }
 
@@ -175,8 +179,8 @@ extension Engine {
         }
         while index < names.count {
             if output.count >= byteLimit { return false }
-            if let session = sessions[names[index]]?.session {
-                ResponseEncoder.append(Engine.statusRecord(session), to: &output)
+            if let scheduled = sessions[names[index]] {
+                ResponseEncoder.append(Engine.statusRecord(scheduled), to: &output)
             }
             listing.afterName = names[index]
             index += 1
@@ -211,13 +215,22 @@ extension Engine {
         return .finished
     }
 
+    /// The journal's `warning` field of a change whose target can never be typed.
+    private func warningFields(_ name: SessionName) -> [Event.Field] {
+        guard let impossibility = sessions[name]?.odds?.impossibility else { return [] }
+        return [Event.Field("warning", Self.neverTyped(impossibility))]
+    }
+
     private func noSuchSession(_ name: SessionName) -> Reply {
         .error(.noSuchSession, "there is no session named \(name)")
     }
 
-    static func statusRecord(_ session: Session) -> Record {
+    /// A STATUS line: the settings and counters, the seed when one is set,
+    /// and for a target the odds (see `Figures`).
+    static func statusRecord(_ scheduled: ScheduledSession) -> Record {
+        let session = scheduled.session
         let settings = session.settings
-        return Record(
+        var record = Record(
             type: "session",
             fields: [
                 ("name", session.name.text), ("state", session.isTyping ? "running" : "stopped"),
@@ -226,5 +239,21 @@ extension Engine {
                 ("typed", String(session.typed)), ("entries", String(session.log.count)),
                 ("hits", String(session.hits)), ("best", session.best),
             ])
+        if let seed = settings.seed { record.fields.append(("seed", seed.description)) }
+        if let odds = scheduled.odds {
+            record.fields += odds.figures(interval: settings.interval, typed: session.typed).fields
+        }
+        return record
+    }
+
+    /// The OK text of a START or SET, saying so when the target can never
+    /// be typed with the session's settings: the change is made all the same.
+    private func acknowledgement(_ text: String, of name: SessionName) -> String {
+        guard let impossibility = sessions[name]?.odds?.impossibility else { return text }
+        return "\(text); warning: \(Self.neverTyped(impossibility))"
+    }
+
+    static func neverTyped(_ impossibility: Impossibility) -> String {
+        "the target can never be typed: \(impossibility)"
     }
 }

@@ -23,6 +23,15 @@ public struct Engine {
     /// still in cache when they type. Reading a whole batch of 1,000 ahead,
     /// what was read for the first sessions was evicted again before they typed.
     static let sessionsReadAhead = 64
+    /// Odds worked out lately (see `odds(of:)`).
+    private var oddsCache: [OddsKey: Odds?] = [:]
+
+    struct OddsKey: Hashable {
+        let target: String
+        let monkeys: Int
+        let alphabet: String
+    }
+
     /// The epoch the next new or cleared session gets (see `Session.epoch`).
     public internal(set) var nextEpoch: UInt64 = 1
     /// Who may change state, completing "… may" in the `denied` message;
@@ -46,11 +55,15 @@ public struct Engine {
         var entriesTyped: UInt64
         var charactersTyped: UInt64 = 0
         var hitsTyped: UInt64
+        /// The odds of its target with its settings (nil: no target),
+        /// worked out when they change, never per tick.
+        var odds: Odds?
 
-        init(session: Session) {
+        init(session: Session, odds: Odds?) {
             self.session = session
             self.entriesTyped = session.typed
             self.hitsTyped = session.hits
+            self.odds = odds
         }
     }
 
@@ -67,7 +80,7 @@ public struct Engine {
         session.setRetention(limits.maximumEntries)
         nextEpoch = max(nextEpoch, session.epoch + 1)
         let name = session.name
-        sessions[name] = ScheduledSession(session: session)
+        sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
         if session.isTyping { scheduleFirstTick(name, now: now) }
         return Event(
             kind: .restore, session: name,
@@ -79,6 +92,18 @@ public struct Engine {
             ], peer: nil,
             message:
                 "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
+    }
+
+    /// The odds of a target with these settings. Sessions often share
+    /// them (a restart of thousands), and the worst case takes milliseconds:
+    /// the last few are kept.
+    mutating func odds(of settings: SessionSettings) -> Odds? {
+        let key = OddsKey(target: settings.target.target, monkeys: settings.monkeys, alphabet: settings.alphabet.text)
+        if let known = oddsCache[key] { return known }
+        let odds = Odds(target: key.target, monkeys: key.monkeys, alphabet: settings.alphabet)
+        if oddsCache.count >= 64 { oddsCache.removeAll(keepingCapacity: true) }
+        oddsCache[key] = odds
+        return odds
     }
 
     /// No session gets an epoch below `epoch`: the store may still hold
