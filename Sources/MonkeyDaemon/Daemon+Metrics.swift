@@ -12,6 +12,9 @@ extension Daemon {
                         labels: [("version", Engine.version), ("protocol", String(Engine.protocolVersion))], value: 1)
                 ]),
             MetricFamily(
+                "monkeyd_start_time_seconds", .gauge, help: "When the daemon started, in seconds since the Unix epoch.",
+                value: startTime),
+            MetricFamily(
                 "monkeyd_sessions", .gauge, help: "Sessions the daemon keeps.", value: Double(engine.sessionCount)),
             MetricFamily("monkeyd_clients", .gauge, help: "Connected clients.", value: Double(connections.count)),
             MetricFamily(

@@ -31,6 +31,8 @@ final class Daemon: @unchecked Sendable {
     static let listenerToken: UInt64 = 0
     /// What woke the queue, counted (see `WakeUps`).
     var wakeUps = WakeUps()
+    /// When the daemon started, in seconds since the Unix epoch.
+    let startTime = Syscalls.wallClockSeconds()
 
     var pollSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?

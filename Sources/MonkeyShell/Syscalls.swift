@@ -197,6 +197,13 @@ public enum Syscalls {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// `clock_gettime(CLOCK_REALTIME)` in seconds since the Unix epoch.
+    public static func wallClockSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// `geteuid(2)`
     public static func effectiveUserID() -> uid_t { geteuid() }
 
