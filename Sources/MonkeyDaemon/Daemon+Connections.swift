@@ -149,15 +149,18 @@ extension Daemon {
                 request = parsed
             }
         } catch {
+            requestCounts.note(frame.verb, error.code)
             appendStatus(.error(error), to: connection)
             return
         }
         if isShuttingDown {
+            requestCounts.note(request.verb, .shuttingDown)
             appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             return
         }
         let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         guard let change = reply.change else {
+            requestCounts.note(request.verb, reply.errorCode)
             carryOut(reply, on: connection)
             return
         }
@@ -167,7 +170,9 @@ extension Daemon {
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.output.hold(from: start)
         pendingChanges.append(
-            PendingChange(connection: connection, change: change, reply: reply, status: start..<connection.output.end))
+            PendingChange(
+                connection: connection, verb: request.verb, change: change, reply: reply,
+                status: start..<connection.output.end))
     }
 
     /// Does what a reply that changes nothing says: queue its lines, start
@@ -195,12 +200,14 @@ extension Daemon {
             do {
                 try store.commit(group.map(\.change.effect))
                 for pending in group {
+                    requestCounts.note(pending.verb, nil)
                     for event in pending.reply.events { events.record(event) }
                     if let (session, status) = pending.reply.endsFollowers { endFollowers(of: session, with: status) }
                 }
             } catch {
                 for pending in group.reversed() {
                     let refusal = engine.revert(pending.change, because: error)
+                    requestCounts.note(pending.verb, refusal.errorCode)
                     var line: [UInt8] = []
                     if let status = refusal.status { ResponseEncoder.append(status, to: &line) }
                     pending.connection.output.replace(pending.status, with: line)
@@ -297,6 +304,7 @@ extension Daemon {
     /// A change applied in memory and answered, waiting for its commit.
     struct PendingChange {
         let connection: Connection
+        let verb: Verb
         let change: Change
         let reply: Reply
         /// Where its status line lies in the connection's output.

@@ -1,7 +1,9 @@
 import MonkeyCore
 
 /// The daemon's own metric families, written before the sessions' (see
-/// `Engine.fill(_:into:byteLimit:)` for those).
+/// `Engine.fill(_:into:byteLimit:)` for those). Every figure here is
+/// counted as the daemon works (an increment where it happens); a scrape
+/// reads the counts, it never scans sessions or files.
 extension Daemon {
     func daemonMetrics() -> [MetricFamily] {
         [
@@ -16,7 +18,39 @@ extension Daemon {
                 value: startTime),
             MetricFamily(
                 "monkeyd_sessions", .gauge, help: "Sessions the daemon keeps.", value: Double(engine.sessionCount)),
-            MetricFamily("monkeyd_clients", .gauge, help: "Connected clients.", value: Double(connections.count)),
+            MetricFamily(
+                "monkeyd_clients", .gauge, help: "Clients connected to the control socket.",
+                value: Double(controlClientCount)),
+            MetricFamily(
+                "monkeyd_requests_total", .counter,
+                help:
+                    "Requests answered on the control socket, by verb (unknown: none) and result (ok, or the error code).",
+                samples: requestCounts.samples()),
+            MetricFamily(
+                "monkeyd_tick_lateness_seconds", .histogram,
+                help: "How late each tick ran: the wake-up that typed it minus its due time.",
+                samples: engine.tickLateness.samples()),
+            MetricFamily(
+                "monkeyd_follower_entries_lost_total", .counter,
+                help: "Entries not sent to a follower that did not read (reported to it as lost count=N).",
+                value: Double(followerEntriesLost)),
+            MetricFamily(
+                "monkeyd_storage_errors_total", .counter,
+                help:
+                    "Writes to the state directory that failed, by operation: control_log (a change or a reservation), "
+                    + "entries (a sync of typed entries), snapshot (a compaction of the control log).",
+                samples: [
+                    MetricSample(labels: [("operation", "control_log")], value: Double(store.counters.failedCommits)),
+                    MetricSample(labels: [("operation", "entries")], value: Double(store.counters.failedEntrySyncs)),
+                    MetricSample(labels: [("operation", "snapshot")], value: Double(store.counters.failedSnapshots)),
+                ]),
+            MetricFamily(
+                "monkeyd_sync_duration_seconds", .histogram,
+                help:
+                    "How long a good write and sync took: log=control, an append of the control log (group commit); "
+                    + "log=entries, a sync of typed entries on the storage thread.",
+                samples: store.counters.controlSyncs.samples(labels: [("log", "control")])
+                    + store.counters.entrySyncs.samples(labels: [("log", "entries")])),
             MetricFamily(
                 "monkeyd_control_commits_total", .counter,
                 help:
@@ -38,4 +72,7 @@ extension Daemon {
                 }),
         ]
     }
+
+    /// Connections of the control socket (not of the metrics listener).
+    var controlClientCount: Int { connections.count }
 }

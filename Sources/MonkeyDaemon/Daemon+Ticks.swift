@@ -85,7 +85,11 @@ extension Daemon {
         if let lost = delivery.reportsLost {
             connection.output.withBytes { ResponseEncoder.append(FollowerBacklog.lostRecord(lost), to: &$0) }
         }
-        if delivery.writesLine { connection.output.append(line) }
+        if delivery.writesLine {
+            connection.output.append(line)
+        } else {
+            followerEntriesLost &+= 1
+        }
     }
 
     /// Points the one timer at the earliest due tick, lets it repeat while

@@ -31,6 +31,10 @@ final class Daemon: @unchecked Sendable {
     static let listenerToken: UInt64 = 0
     /// What woke the queue, counted (see `WakeUps`).
     var wakeUps = WakeUps()
+    /// Requests answered, by verb and result (see `RequestCounts`).
+    var requestCounts = RequestCounts()
+    /// Entries not written to followers that did not read (see `FollowerBacklog`).
+    var followerEntriesLost: UInt64 = 0
     /// When the daemon started, in seconds since the Unix epoch.
     let startTime = Syscalls.wallClockSeconds()
 

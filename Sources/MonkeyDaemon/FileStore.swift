@@ -31,7 +31,18 @@ final class FileStore: @unchecked Sendable {
         /// Appends (with their sync) of the control log, and the records they held.
         var commits: UInt64 = 0
         var records: UInt64 = 0
+        /// Appends of the control log that failed (changes and reservations).
         var failedCommits: UInt64 = 0
+        /// Syncs of typed entries (the storage thread's) that failed.
+        var failedEntrySyncs: UInt64 = 0
+        /// Compactions of the control log that failed (its new segment or the snapshot).
+        var failedSnapshots: UInt64 = 0
+        /// How long each good append of the control log took (write and
+        /// `fdatasync`), and each good sync of typed entries on the storage
+        /// thread (the journal's write and `fdatasync`, with a fold when one
+        /// is due).
+        var controlSyncs = DurationHistogram(bounds: DurationHistogram.syncBounds)
+        var entrySyncs = DurationHistogram(bounds: DurationHistogram.syncBounds)
     }
 
     /// Opens the store in `directory`, loading every session.
@@ -99,12 +110,14 @@ final class FileStore: @unchecked Sendable {
         guard !records.isEmpty else { return }
         var bytes: [UInt8] = []
         for record in records { ControlFile.append(record, to: &bytes) }
+        let started = Syscalls.monotonicNanoseconds()
         do {
             try controlLog.append(bytes)
         } catch {
             counters.failedCommits &+= 1
             throw noteFailure(error.message)
         }
+        counters.controlSyncs.observe(nanoseconds: Syscalls.monotonicNanoseconds() &- started)
         counters.commits &+= 1
         counters.records &+= UInt64(records.count)
         policy.committed(records, bytes: bytes.count)
@@ -163,7 +176,10 @@ final class FileStore: @unchecked Sendable {
         let outbox = takeOutbox()
         let writer = self.writer
         writer.queue.async { [self] in
-            let outcome = writer.write(outbox)
+            let started = Syscalls.monotonicNanoseconds()
+            var written = writer.write(outbox)
+            written.nanoseconds = Syscalls.monotonicNanoseconds() &- started
+            let outcome = written
             var emptied = outbox.entries.records
             emptied.removeAll()
             queue.async { [self, emptied] in
@@ -191,8 +207,10 @@ final class FileStore: @unchecked Sendable {
         isSyncing = false
         writerHasUnwritten = outcome.hasUnwritten
         if let failure = outcome.failure {
+            counters.failedEntrySyncs &+= 1
             _ = noteFailure(failure)
         } else {
+            counters.entrySyncs.observe(nanoseconds: outcome.nanoseconds)
             noteSuccess()
         }
     }
@@ -207,6 +225,7 @@ final class FileStore: @unchecked Sendable {
         do {
             try controlLog.startNextSegment()
         } catch {
+            counters.failedSnapshots &+= 1
             _ = noteFailure(error.message)
             return
         }
@@ -220,6 +239,7 @@ final class FileStore: @unchecked Sendable {
                 case .success(let bytes):
                     policy.finishedSnapshot(bytes: bytes)
                 case .failure(let error):
+                    counters.failedSnapshots &+= 1
                     policy.finishedSnapshot(bytes: nil)
                     report(.warning, "cannot compact the control log yet: \(error.message)")
                 }

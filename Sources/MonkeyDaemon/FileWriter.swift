@@ -70,6 +70,8 @@ final class FileWriter: @unchecked Sendable {
         var failure: String?
         /// Something failed and waits to be written again.
         var hasUnwritten = false
+        /// How long the write took, for metrics (set by the caller, which times it).
+        var nanoseconds: UInt64 = 0
     }
 
     init(directory: String, journalLimit: Int) {

@@ -42,13 +42,6 @@ func parseError(bytes: [UInt8]) -> ProtocolError? {
     }
 }
 
-extension Reply {
-    var errorCode: ErrorCode? {
-        guard case .error(let error) = status else { return nil }
-        return error.code
-    }
-}
-
 /// What the daemon does with a change and with typed entries, played by
 /// a test: records what it is asked and fails on demand.
 final class TestStore {

@@ -81,6 +81,11 @@ struct FullDiskTests {
                 let typedOn = try eventually { try Self.typed(daemon) > typedBefore + 200 }
                 return typedOn && EntriesJournalTests.size(journal) == journalBefore
             }, "the journal kept growing on a full disk")
+        // Counted as they happen: the refused change and the failed writes.
+        let scrape = try MetricsScrape(daemon)
+        #expect(scrape["monkeyd_requests_total{verb=\"set\",result=\"storage-error\"}"] ?? 0 >= 1)
+        #expect(scrape["monkeyd_storage_errors_total{operation=\"control_log\"}"] ?? 0 >= 1)
+        #expect(scrape["monkeyd_storage_errors_total{operation=\"entries\"}"] ?? 0 >= 1)
         let troubleReports = Self.occurrences("storage trouble", in: daemon.standardError)
         let recoveries = Self.occurrences("storage recovered", in: daemon.standardError)
         let typedWhenFull = try Self.typed(daemon)

@@ -47,26 +47,29 @@ extension Engine {
         ]
 
     /// Writes the next sessions' samples until `output` holds `byteLimit`
-    /// bytes; true once every family is written.
+    /// bytes; true once every family is written. The sessions are those of
+    /// the first call, in name order: one sort per response, not per call.
+    /// A session deleted meanwhile is left out of the families still to
+    /// come; one created meanwhile waits for the next response.
     public func fill(_ listing: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
-        let names = sessionNames
+        if listing.names == nil { listing.names = sessionNames }
+        let names = listing.names ?? []
         while listing.family < Self.sessionFamilies.count {
             let family = Self.sessionFamilies[listing.family]
-            var start = 0
-            if let after = listing.afterName {
-                start = names.firstIndex { $0 > after } ?? names.count
-            } else {
+            if !listing.hasFamilyHeader {
                 Exposition.appendHeader(MetricFamily(family.name, family.kind, help: family.help), to: &output)
+                listing.hasFamilyHeader = true
             }
-            for name in names[start...] {
+            while listing.position < names.count {
                 if output.count >= byteLimit { return false }
+                let name = names[listing.position]
+                listing.position += 1
                 guard let scheduled = sessions[name] else { continue }
-                let sample = MetricSample(labels: [("session", name.text)], value: family.value(scheduled))
-                Exposition.append(sample, of: family.name, to: &output)
-                listing.afterName = name
+                Exposition.append(family.value(scheduled), of: family.name, label: "session", name.text, to: &output)
             }
             listing.family += 1
-            listing.afterName = nil
+            listing.position = 0
+            listing.hasFamilyHeader = false
         }
         return true
     }
@@ -74,9 +77,14 @@ extension Engine {
 
 /// A METRICS response being written as the client reads it.
 public struct MetricsListing: Sendable, Equatable {
-    /// The per-session family being written, and the last session written of it.
+    /// The per-session family being written, and the place in `names` of
+    /// the next session to write of it.
     public var family = 0
-    public var afterName: SessionName?
+    public var position = 0
+    /// The `# HELP` and `# TYPE` lines of `family` are written.
+    public var hasFamilyHeader = false
+    /// The sessions listed, in name order, taken at the first call.
+    public var names: [SessionName]?
     /// The daemon's own families are written (they come first).
     public var hasDaemonFamilies = false
 

@@ -25,6 +25,9 @@ public struct Engine {
     static let sessionsReadAhead = 64
     /// Odds worked out lately (see `odds(of:)`).
     private var oddsCache: [OddsKey: Odds?] = [:]
+    /// How late each tick ran: the wake-up's time minus the tick's due time
+    /// (0 for a tick run early, within the coalescing window), for metrics.
+    public private(set) var tickLateness = DurationHistogram(bounds: DurationHistogram.latencyBounds)
 
     struct OddsKey: Hashable {
         let target: String
@@ -210,6 +213,7 @@ public struct Engine {
             }
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
+            tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
             if let last = typed.last, last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
         }
         return events

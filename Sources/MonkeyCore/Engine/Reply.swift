@@ -26,6 +26,12 @@ public struct Reply: Sendable {
         self.status = status
     }
 
+    /// The code of an `ERR` status; nil for `OK` or a stream still to be written.
+    public var errorCode: ErrorCode? {
+        if case .error(let error) = status { return error.code }
+        return nil
+    }
+
     static func error(_ code: ErrorCode, _ message: String) -> Reply {
         Reply(status: .error(ProtocolError(code, message)))
     }

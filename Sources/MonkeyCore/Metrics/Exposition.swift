@@ -35,8 +35,43 @@ public enum Exposition {
             output.append(UInt8(ascii: "}"))
         }
         output.append(UInt8(ascii: " "))
-        output.append(contentsOf: number(sample.value).utf8)
+        appendNumber(sample.value, to: &output)
         output.append(0x0A)
+    }
+
+    /// One sample line with a single label, written straight into `output`
+    /// (no sample built): what METRICS writes for every session and family.
+    public static func append(
+        _ value: Double, of name: String, label: String, _ labelValue: String, to output: inout [UInt8]
+    ) {
+        output.append(contentsOf: name.utf8)
+        output.append(UInt8(ascii: "{"))
+        output.append(contentsOf: label.utf8)
+        output.append(contentsOf: "=\"".utf8)
+        appendEscaped(labelValue, quotes: true, to: &output)
+        output.append(contentsOf: "\"} ".utf8)
+        appendNumber(value, to: &output)
+        output.append(0x0A)
+    }
+
+    /// `number(value)`, with whole numbers written digit by digit rather
+    /// than through a string.
+    static func appendNumber(_ value: Double, to output: inout [UInt8]) {
+        guard value == value.rounded(), value >= 0, value < 9.007_199_254_740_992e15 else {
+            output.append(contentsOf: number(value).utf8)
+            return
+        }
+        var whole = UInt64(value)
+        var digits: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[15 - count] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+                count += 1
+            } while whole > 0
+            output.append(contentsOf: buffer[(16 - count)...])
+        }
     }
 
     /// A value as Prometheus reads it: whole numbers without a fraction,

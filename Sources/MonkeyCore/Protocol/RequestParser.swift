@@ -256,3 +256,23 @@ private struct Arguments {
         }
     }
 }
+
+extension LineFramer.Frame {
+    /// The verb a line names, for counting requests that were refused
+    /// before they were parsed whole: the first word, if it is a verb in
+    /// any case; nil for a line too long or one that names no verb.
+    public var verb: Verb? {
+        guard case .line(let bytes) = self else { return nil }
+        var word: [UInt8] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0x0D {
+                if word.isEmpty { continue }
+                break
+            }
+            // No verb is longer than this; a longer word is not one.
+            guard word.count < 8, byte >= 0x41 && byte <= 0x7A else { return nil }
+            word.append(byte & ~0x20)
+        }
+        return Verb(rawValue: String(decoding: word, as: UTF8.self))
+    }
+}
