@@ -2,7 +2,7 @@ import MonkeyCore
 
 /// The subcommands of `monkeyctl`, as spelled on the command line.
 public enum Subcommand: String, Sendable, CaseIterable {
-    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help, odds, replay
+    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, metrics, help, odds, replay
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
@@ -11,14 +11,14 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines]
         case .tail: [.lines, .follow]
-        case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
+        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help: []
         }
     }
 
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .odds, .replay: 0
+        case .ping, .hello, .version, .metrics, .odds, .replay: 0
         case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .help: 1
         }
     }
@@ -97,6 +97,8 @@ public enum Command: Sendable, Equatable {
     case log(session: String, last: Int?)
     case tail(session: String, last: Int, follow: Bool)
     case ping
+    /// The daemon's metrics, as the Prometheus text format or JSON Lines of samples.
+    case metrics
     /// The daemon's greeting; `showsClientVersion` for the `version` spelling.
     case hello(showsClientVersion: Bool)
     /// Local help, global or for one subcommand.

@@ -48,6 +48,7 @@ public enum CommandLineParser {
             return .tail(
                 session: session, last: try count(split) ?? Command.defaultTailCount, follow: split.has(.follow))
         case .ping: return .ping
+        case .metrics: return .metrics
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
         case .odds:

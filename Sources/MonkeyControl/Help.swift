@@ -25,6 +25,7 @@ enum Help {
           tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
+          metrics                        print the daemon's metrics (Prometheus text format)
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
           replay --seed S --id ID --monkeys N [--alphabet CHARS]
                                          type entry ID of a session with seed S again (no daemon)
@@ -157,6 +158,20 @@ enum Help {
 
             Shows the version of monkeyd and of its protocol; 'version' shows the
             version of monkeyctl (\(Engine.version)) first.
+            """
+        case .metrics:
+            """
+            Usage: monkeyctl metrics
+
+            Prints the daemon's metrics as monkeyd's METRICS verb gives them: the
+            Prometheus text exposition format, version 0.0.4, exactly as an HTTP
+            scrape of metrics_listen would read it, so that it can be piped to
+            'promtool check metrics' or saved for a textfile collector.
+            With --json, one object per sample instead:
+              {"name":"monkeyd_session_entries_total","type":"counter",
+               "labels":{"session":"default"},"value":42}
+            with the family's type, and values as JSON numbers (or the strings
+            "+Inf", "-Inf" and "NaN"). The families are listed in monkeyd(8).
             """
         case .odds:
             """

@@ -17,6 +17,7 @@ enum RequestLine {
         case .tail(let session, let last, let follow):
             RequestEncoder.line(follow ? .tail : .log, words: [session], settings: [("last", String(last))])
         case .ping: RequestEncoder.line(.ping)
+        case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)
         case .help, .clientVersion, .odds, .replay: nil
         }

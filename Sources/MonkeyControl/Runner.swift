@@ -20,6 +20,10 @@ struct Runner {
             return
         }
         try send(request, on: connection)
+        if case .metrics = command {
+            try printMetrics(from: connection)
+            return
+        }
         var recordCount = 0
         let message = try readResponse(from: connection) { record in
             recordCount += 1
@@ -59,6 +63,31 @@ struct Runner {
             case .record(let record): handle(record)
             case .ok(let message): return message
             }
+        }
+    }
+
+    /// METRICS: its data lines are the Prometheus text format, not
+    /// records; printed as they come, or as JSON Lines of samples. Any line
+    /// that begins with `OK` or `ERR` is the status line (no data line does).
+    private func printMetrics(from connection: ClientConnection) throws(ControlFailure) {
+        var sampleTypes = MetricsJSON()
+        while true {
+            let line: String?
+            do {
+                line = try connection.readLine()
+            } catch {
+                throw .connectionLost(reason: error.reason)
+            }
+            guard let line, !line.hasPrefix("OK"), !line.hasPrefix("ERR") else {
+                _ = try Self.decode(line)
+                return
+            }
+            guard invocation.isJSON else {
+                console.print(line)
+                continue
+            }
+            guard let object = try sampleTypes.object(for: line) else { continue }
+            console.print(object)
         }
     }
 

@@ -47,13 +47,16 @@ struct CompletionTests {
             show monkeyctl replay --
             show monkeyctl odds ''
             show monkeyctl odds --target x --m
+            show monkeyctl me
+            show monkeyctl metrics -
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
                 "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
-                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys",
+                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
+                "--socket --json --help",
             ])
     }
 
@@ -68,13 +71,16 @@ struct CompletionTests {
             complete -C 'monkeyctl r' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl replay --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl me' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl metrics --' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
         #expect(
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval",
+                "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics",
+                "--help", "--json", "--socket",
             ])
     }
 
@@ -97,7 +103,8 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "_monkeyctl", "start stop set clear delete status log tail ping hello version odds replay help ",
+                "_monkeyctl",
+                "start stop set clear delete status log tail ping hello version metrics odds replay help ",
                 "alpha",
                 "be.ta",
             ])

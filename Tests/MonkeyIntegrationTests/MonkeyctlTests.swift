@@ -147,7 +147,8 @@ struct MonkeyctlTests {
     }
 
     static let subcommands = [
-        "start", "stop", "set", "clear", "delete", "status", "log", "tail", "ping", "hello", "version", "help",
+        "start", "stop", "set", "clear", "delete", "status", "log", "tail", "ping", "hello", "version", "metrics",
+        "help",
     ]
 
     @Test(arguments: subcommands)

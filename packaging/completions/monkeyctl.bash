@@ -12,7 +12,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail ping hello version odds replay help"
+    local subcommands="start stop set clear delete status log tail ping hello version metrics odds replay help"
     local common="--socket --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -48,7 +48,7 @@ _monkeyctl() {
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | odds | replay) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | metrics | odds | replay) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

@@ -10,7 +10,7 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail ping hello version odds replay help
+set -l subcommands start stop set clear delete status log tail ping hello version metrics odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
 complete -c monkeyctl -l json -d 'print JSON Lines'
@@ -28,6 +28,7 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail 
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a version -d 'show the versions'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a metrics -d "print the daemon's metrics"
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a odds -d 'the odds of a target (no daemon)'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a replay -d 'type an entry of a seeded session again'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a help -d 'show help'
