@@ -1,7 +1,9 @@
 // libFuzzer entry over the pure core: bytes → LineFramer → RequestParser →
 // Engine.handle on a scratch state, with ticks and LOG/TAIL streams, and
 // every response line encoded and decoded again; the same bytes as the
-// files the daemon reads back (the entries journal, an entries file).
+// files the daemon reads back (the entries journal, an entries file); the
+// same bytes as an HTTP request to the metrics listener, a metrics_listen
+// address and lines of the metrics exposition.
 // Compiled together with Sources/MonkeyCore by `make fuzz` (plain swiftc,
 // not SwiftPM, whose generated main would replace libFuzzer's).
 
@@ -192,6 +194,57 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     _ = ControlFile.decodeSnapshotLeniently(ControlFile.preamble(ControlFile.snapshotHeader, segment: 1) + Array(bytes))
 }
 
+/// The same bytes as what reaches the metrics listener: an HTTP request
+/// head fed in pieces (it is read whole or refused with a status, and never
+/// kept past its limit), answered by the endpoint; a `metrics_listen`
+/// value, which reads back from its own description; lines of the
+/// exposition, which read back the same once written again.
+private func runHTTPReaders(_ bytes: UnsafeRawBufferPointer) {
+    guard let first = bytes.first else { return }
+    let limit = 64 + Int(first) * 8
+    var reader = HTTPRequestReader(limit: limit)
+    var chunking = WyRand(seed: UInt64(first) &* 0x2545_F491)
+    var start = 1
+    reading: while start < bytes.count {
+        let end = min(bytes.count, start + 1 + Int(chunking.next(below: 61)))
+        let piece = bytes[start..<end]
+        start = end
+        do {
+            guard let request = try reader.receive(piece) else {
+                precondition(reader.byteCount <= limit + 1, "the reader kept more than its limit")
+                continue
+            }
+            switch MetricsEndpoint.answer(to: request) {
+            case .metrics(let version, _):
+                precondition(request.path == MetricsEndpoint.path && version == request.version, "a wrong route")
+            case .refusal(let status, let message, _, let isHead):
+                precondition(status != .ok && !message.contains("\n"), "a refusal that reads as success")
+                _ = HTTPResponse.refusal(status, message, date: "D", isHead: isHead)
+            }
+            break reading
+        } catch {
+            precondition(error.status != .ok && !error.message.contains("\n"), "an error without a status")
+            break reading
+        }
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let address = try? ListenAddress.parse(text) {
+        precondition((try? ListenAddress.parse(address.description)) == address, "an address that does not read back")
+    }
+    for line in text.split(separator: "\n").prefix(64) {
+        guard case .sample(let sample) = try? ExpositionLine.parse(String(line)) else { continue }
+        var output: [UInt8] = []
+        Exposition.append(
+            MetricSample(labels: sample.labels, value: sample.value), of: sample.name, to: &output)
+        let again = try? ExpositionLine.parse(String(decoding: output.dropLast(), as: UTF8.self))
+        guard case .sample(let reread) = again else { preconditionFailure("a written sample does not read back") }
+        precondition(
+            reread.name == sample.name && reread.labels.map(\.value) == sample.labels.map(\.value)
+                && (reread.value == sample.value || (reread.value.isNaN && sample.value.isNaN)),
+            "a sample changed when written again")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCoreOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
@@ -199,5 +252,6 @@ public func fuzzCoreOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     runCore(bytes)
     runTextReaders(bytes)
     runFileReaders(bytes)
+    runHTTPReaders(bytes)
     return 0
 }

@@ -19,6 +19,15 @@ public struct Configuration: Sendable, Equatable {
     public var socketGroup = "monkeyd"
     /// How long a connection may hold half a request line before it is closed.
     public var idleTimeout = Interval(nanoseconds: 60_000_000_000)
+    /// Where the metrics are served over HTTP; nil: nowhere (unless systemd
+    /// passes a socket named `metrics`).
+    public var metricsListen: ListenAddress?
+    /// Connections the metrics listener serves at once; the next is
+    /// answered `503` and closed.
+    public var maximumMetricsClients = 16
+    /// How long a metrics connection lives from its accept: its request and
+    /// the whole answer must fit in it (a slow peer is cut).
+    public var metricsTimeout = Interval(nanoseconds: 10_000_000_000)
 
     public init() {}
 
@@ -33,7 +42,7 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = [
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
         "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "log_typed",
-        "socket_mode", "socket_group", "idle_timeout",
+        "socket_mode", "socket_group", "idle_timeout", "metrics_listen", "max_metrics_clients", "metrics_timeout",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {
@@ -86,6 +95,14 @@ public struct Configuration: Sendable, Equatable {
         case "control_log_size": controlLogSize = try Self.bytes(value, (64 << 10)...(1 << 30))
         case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "log_typed": logTyped = try Self.boolean(value)
+        case "metrics_listen":
+            do {
+                metricsListen = value.isEmpty ? nil : try ListenAddress.parse(value)
+            } catch {
+                throw Message(text: error.description)
+            }
+        case "max_metrics_clients": maximumMetricsClients = try Self.count(value, 1...100_000)
+        case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "socket_mode":
             guard let mode = UInt32(value, radix: 8), mode <= 0o777 else {
                 throw Message(text: "expected an octal mode such as 0660, not '\(value)'")
