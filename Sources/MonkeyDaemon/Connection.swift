@@ -40,6 +40,10 @@ final class Connection {
         case following(Following)
         /// Closing once what is queued is written (QUIT, busy, shutdown).
         case closing
+        /// A client of the metrics listener: one HTTP request and its
+        /// answer (see `HTTPExchange`). Such a connection stays in this
+        /// phase until it is closed.
+        case http(HTTPExchange)
     }
 
     /// A live TAIL.
@@ -98,8 +102,15 @@ final class Connection {
     var isStreaming: Bool {
         switch phase {
         case .replaying, .listing, .reportingMetrics: true
+        case .http(let exchange): exchange.isResponding
         case .requests, .following, .closing: false
         }
+    }
+
+    /// A client of the metrics listener.
+    var isHTTP: Bool {
+        if case .http = phase { return true }
+        return false
     }
 
     /// In a TAIL (replaying or following): any line the client sends ends it.
@@ -107,7 +118,7 @@ final class Connection {
         switch phase {
         case .replaying(let stream): stream.isFollowing
         case .following: true
-        case .requests, .listing, .reportingMetrics, .closing: false
+        case .requests, .listing, .reportingMetrics, .closing, .http: false
         }
     }
 
@@ -136,6 +147,8 @@ final class Connection {
         case .closing:
             mayRead = false
             moreToWrite = false
+        case .http(let exchange):
+            (mayRead, moreToWrite) = exchange.interest
         }
         return Interest(
             readable: mayRead && !inputClosed && !hasPendingInput, writable: moreToWrite || !output.isEmpty)
@@ -146,6 +159,15 @@ final class Connection {
 
     /// The client has sent part of a line and the daemon waits for the rest.
     var isWaitingForRestOfLine: Bool { framer.hasPartialLine && !hasPendingInput && !inputClosed }
+
+    /// Hands the bytes read but not yet used to `body`, then drops them
+    /// (an HTTP connection reads its request head whole, not in lines).
+    func takePendingInput(_ body: (ArraySlice<UInt8>) -> Void) {
+        guard hasPendingInput else { return }
+        body(input[inputStart...])
+        input.removeAll(keepingCapacity: input.capacity <= 4096)
+        inputStart = 0
+    }
 
     /// Keeps bytes just read; called only once earlier ones are used up.
     func receive(_ bytes: UnsafeRawBufferPointer) {

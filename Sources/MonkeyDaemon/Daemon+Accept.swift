@@ -20,7 +20,7 @@ extension Daemon {
                 pauseAccepting(after: error)
                 return
             }
-            if connections.count >= engine.limits.maximumClients {
+            if controlClientCount >= engine.limits.maximumClients {
                 refuse(fd)
                 continue
             }
@@ -42,6 +42,7 @@ extension Daemon {
     /// `ERR busy` to a client over the limit, then close: one non-blocking
     /// write into an empty socket buffer, so it never waits.
     private func refuse(_ fd: Int32) {
+        refusedControlClients &+= 1
         var refusal: [UInt8] = []
         ResponseEncoder.append(
             .error(ProtocolError(.busy, "too many clients (\(engine.limits.maximumClients)); try again later")),
@@ -53,12 +54,12 @@ extension Daemon {
         Syscalls.close(fd)
     }
 
-    /// Stops watching the listener for a while; connections waiting in the
+    /// Stops watching the listeners for a while; connections waiting in the
     /// backlog are accepted once it is watched again: when a connection
     /// closes (which frees a descriptor, the usual cure for EMFILE) or after
     /// the back-off time. The timer alone is not enough: out of descriptors,
     /// Dispatch may be unable to arm it.
-    private func pauseAccepting(after error: SystemError) {
+    func pauseAccepting(after error: SystemError) {
         guard !isAcceptPaused else { return }
         isAcceptPaused = true
         events.log(
@@ -66,6 +67,7 @@ extension Daemon {
             "cannot accept a connection: \(error); pausing for \(Daemon.acceptBackoffMilliseconds) ms or until a client leaves"
         )
         poller.remove(listener.fd)
+        if let metricsListener { poller.remove(metricsListener.fd) }
         queue.asyncAfter(deadline: .now() + .milliseconds(Daemon.acceptBackoffMilliseconds)) { [self] in
             wakeUps.note(.acceptRetry)
             resumeAccepting()
@@ -78,8 +80,11 @@ extension Daemon {
         isAcceptPaused = false
         do {
             try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)
+            if let metricsListener {
+                try poller.add(metricsListener.fd, token: Daemon.metricsListenerToken, interest: .readable)
+            }
         } catch {
-            events.log(.error, "cannot watch the listening socket again: \(error)")
+            events.log(.error, "cannot watch the listening sockets again: \(error)")
         }
     }
 

@@ -25,6 +25,10 @@ extension Daemon {
             acceptConnections()
             return
         }
+        if token == Daemon.metricsListenerToken {
+            acceptMetricsConnections()
+            return
+        }
         if token == Daemon.signalToken {
             handleSignals()
             return
@@ -92,6 +96,8 @@ extension Daemon {
             case .requests where connection.inputClosed && !connection.hasPendingInput:
                 close(connection)
                 return
+            case .http(let exchange):
+                if finishExchange(exchange, on: connection) { return }
             default:
                 break
             }
@@ -120,6 +126,9 @@ extension Daemon {
         let limit = engine.limits.maximumPendingOutput
         while true {
             switch connection.phase {
+            case .http:
+                handleHTTPInput(connection)
+                return
             case .closing, .listing, .reportingMetrics: return
             case .replaying(let stream) where !stream.isFollowing: return
             case .requests where connection.output.pendingCount >= limit: return
@@ -242,17 +251,13 @@ extension Daemon {
             connection.phase = isFinished ? .requests : .listing(listing)
             if isFinished { appendStatus(.ok(nil), to: connection) }
         case .reportingMetrics(var metrics):
-            if !metrics.hasDaemonFamilies {
-                connection.output.withBytes { output in
-                    for family in daemonMetrics() { Exposition.append(family, to: &output) }
-                }
-                metrics.hasDaemonFamilies = true
-            }
             let isFinished = connection.output.withBytes { output in
-                engine.fill(&metrics, into: &output, byteLimit: byteLimit)
+                fillMetrics(&metrics, into: &output, byteLimit: byteLimit)
             }
             connection.phase = isFinished ? .requests : .reportingMetrics(metrics)
             if isFinished { appendStatus(.ok(nil), to: connection) }
+        case .http(let exchange):
+            pumpHTTPBody(exchange, on: connection, byteLimit: byteLimit)
         case .replaying(var stream):
             let progress = connection.output.withBytes { output in
                 engine.fill(&stream, into: &output, byteLimit: byteLimit)
@@ -265,6 +270,16 @@ extension Daemon {
         case .requests, .following, .closing:
             return
         }
+    }
+
+    /// The next part of the metrics text: the daemon's own families first,
+    /// then the sessions' as far as `byteLimit`; true once all is written.
+    func fillMetrics(_ metrics: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
+        if !metrics.hasDaemonFamilies {
+            for family in daemonMetrics() { Exposition.append(family, to: &output) }
+            metrics.hasDaemonFamilies = true
+        }
+        return engine.fill(&metrics, into: &output, byteLimit: byteLimit)
     }
 
     /// Ends a TAIL: reports skipped entries, then the status line.
@@ -313,6 +328,7 @@ extension Daemon {
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
+        if connection.isHTTP { httpConnectionCount -= 1 }
         if case .following(let following) = connection.phase { removeFollower(connection.token, of: following.session) }
         poller.remove(connection.fd)
         Syscalls.close(connection.fd)

@@ -3,9 +3,11 @@ import MonkeyCore
 import MonkeyShell
 
 /// The idle timeout: a client that sends half a line and then nothing for
-/// `idle_timeout` is told so and disconnected. One timer serves all
-/// connections and is armed only while some connection holds half a line,
-/// so an idle daemon never wakes up for it.
+/// `idle_timeout` is told so and disconnected; an HTTP connection of the
+/// metrics listener is closed `metrics_timeout` after it was accepted. One
+/// timer serves all connections and is armed only while some connection
+/// holds half a line or an HTTP connection is open, so an idle daemon
+/// never wakes up for it.
 extension Daemon {
     /// Starts or stops the clock of a connection after it made progress.
     func notePartialLine(_ connection: Connection) {
@@ -21,7 +23,7 @@ extension Daemon {
 
     /// Moves the timer earlier if needed; a later deadline is found again
     /// when the timer fires.
-    private func armIdleTimer(at deadline: UInt64) {
+    func armIdleTimer(at deadline: UInt64) {
         if let armed = idleDeadline, armed <= deadline { return }
         let timer: DispatchSourceTimer
         if let existing = idleTimer {
@@ -44,6 +46,15 @@ extension Daemon {
         let timeout = configuration.idleTimeout.nanoseconds
         var earliest: UInt64?
         for connection in Array(connections.values) {
+            if case .http(let exchange) = connection.phase {
+                // An HTTP connection's whole life is bounded (metrics_timeout).
+                if exchange.deadline <= now {
+                    timeOut(connection, exchange)
+                } else {
+                    earliest = min(earliest ?? exchange.deadline, exchange.deadline)
+                }
+                continue
+            }
             guard let since = connection.partialLineSince else { continue }
             let deadline = since + timeout
             if deadline <= now {

@@ -10,6 +10,9 @@ extension Daemon {
         notify(.reloading(monotonicMicroseconds: Syscalls.monotonicNanoseconds() / 1000))
         do {
             let loaded = try MonkeyDaemon.loadConfiguration(options)
+            if loaded.metricsListen != configuration.metricsListen {
+                events.log(.warning, "metrics_listen changed: the metrics listener moves when the daemon starts again")
+            }
             configuration = loaded
             engine.update(loaded.limits)
             store.changeSyncInterval(
@@ -38,11 +41,16 @@ extension Daemon {
         events.log(.info, "shutting down on \(signal == Signal.interrupt ? "SIGINT" : "SIGTERM")")
         poller.remove(listener.fd)
         Syscalls.close(listener.fd)
+        if let metricsListener {
+            poller.remove(metricsListener.fd)
+            Syscalls.close(metricsListener.fd)
+        }
         tickTimer?.cancel()
         statusTimer?.cancel()
         watchdogTimer?.cancel()
         for connection in connections.values {
-            if connection.isTailing || connection.isStreaming {
+            // An HTTP answer is sent as far as it goes: a body cut short lacks its last chunk.
+            if !connection.isHTTP && (connection.isTailing || connection.isStreaming) {
                 connection.phase = .closing
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }

@@ -22,6 +22,19 @@ extension Daemon {
                 "monkeyd_clients", .gauge, help: "Clients connected to the control socket.",
                 value: Double(controlClientCount)),
             MetricFamily(
+                "monkeyd_http_clients", .gauge, help: "Connections of the metrics listener (HTTP).",
+                value: Double(httpConnectionCount)),
+            MetricFamily(
+                "monkeyd_clients_refused_total", .counter,
+                help: "Connections turned away over the limit: max_clients (control), max_metrics_clients (metrics).",
+                samples: [
+                    MetricSample(labels: [("listener", "control")], value: Double(refusedControlClients)),
+                    MetricSample(labels: [("listener", "metrics")], value: Double(refusedMetricsClients)),
+                ]),
+            MetricFamily(
+                "monkeyd_http_responses_total", .counter,
+                help: "Answers of the metrics listener, by HTTP status code.", samples: httpResponses.samples()),
+            MetricFamily(
                 "monkeyd_requests_total", .counter,
                 help:
                     "Requests answered on the control socket, by verb (unknown: none) and result (ok, or the error code).",
@@ -74,5 +87,5 @@ extension Daemon {
     }
 
     /// Connections of the control socket (not of the metrics listener).
-    var controlClientCount: Int { connections.count }
+    var controlClientCount: Int { connections.count - httpConnectionCount }
 }

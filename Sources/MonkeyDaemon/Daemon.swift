@@ -15,6 +15,8 @@ final class Daemon: @unchecked Sendable {
     let events: EventSink
     let poller: Poller
     let listener: ListeningSocket
+    /// Where the metrics are served over HTTP, if anywhere (Daemon+HTTP.swift).
+    let metricsListener: MetricsListener?
     /// Members of this group may change state.
     let privilegedGroup: UInt32?
     let ownUserID: UInt32
@@ -29,12 +31,20 @@ final class Daemon: @unchecked Sendable {
     /// Changes read since the last commit (see `commitChanges`).
     var pendingChanges: [PendingChange] = []
     static let listenerToken: UInt64 = 0
+    static let metricsListenerToken = UInt64.max - 1
+    /// Connections of the metrics listener among `connections`.
+    var httpConnectionCount = 0
     /// What woke the queue, counted (see `WakeUps`).
     var wakeUps = WakeUps()
     /// Requests answered, by verb and result (see `RequestCounts`).
     var requestCounts = RequestCounts()
     /// Entries not written to followers that did not read (see `FollowerBacklog`).
     var followerEntriesLost: UInt64 = 0
+    /// Answers of the metrics listener, by status.
+    var httpResponses = HTTPStatusCounts()
+    /// Clients turned away over `max_clients` and `max_metrics_clients`.
+    var refusedControlClients: UInt64 = 0
+    var refusedMetricsClients: UInt64 = 0
     /// When the daemon started, in seconds since the Unix epoch.
     let startTime = Syscalls.wallClockSeconds()
 
@@ -66,12 +76,13 @@ final class Daemon: @unchecked Sendable {
     var typedScratch: [TypedEntry] = []
 
     init(
-        options: DaemonOptions, configuration: Configuration, listener: ListeningSocket, events: EventSink,
-        store: FileStore, restoring restored: [Session]
+        options: DaemonOptions, configuration: Configuration, listener: ListeningSocket,
+        metricsListener: MetricsListener?, events: EventSink, store: FileStore, restoring restored: [Session]
     ) throws(StartupError) {
         self.options = options
         self.configuration = configuration
         self.listener = listener
+        self.metricsListener = metricsListener
         self.events = events
         self.store = store
         self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed())
@@ -85,6 +96,9 @@ final class Daemon: @unchecked Sendable {
         do {
             self.poller = try Poller()
             try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)
+            if let metricsListener {
+                try poller.add(metricsListener.fd, token: Daemon.metricsListenerToken, interest: .readable)
+            }
         } catch {
             throw StartupError("cannot set up the event loop", error)
         }
@@ -113,7 +127,8 @@ final class Daemon: @unchecked Sendable {
             notify(.ready)
             sendStatus()
             startWatchdog()
-            events.log(.info, "listening on \(options.socketPath), state in \(options.stateDirectory)")
+            let metrics = metricsListener.map { ", metrics on \($0.description)" } ?? ""
+            events.log(.info, "listening on \(options.socketPath), state in \(options.stateDirectory)\(metrics)")
         }
     }
 

@@ -54,31 +54,34 @@ public enum MonkeyDaemon {
             throw StartupError("cannot create the state directory", error)
         }
         let events: EventSink = JournalSink.isReachable ? JournalSink() : StandardErrorSink()
+        let passed: [Systemd.PassedDescriptor]
+        do {
+            passed = try Systemd.listenDescriptors()
+        } catch {
+            throw StartupError("cannot read the sockets passed by systemd: \(error)")
+        }
         // Bind first: a second daemon on the same socket stops here, before it touches the state.
-        let listener = try openListener(options, configuration)
+        let listener = try openListener(options, configuration, passed: passed)
+        let metricsListener: MetricsListener?
         let store: FileStore
         do {
+            metricsListener = try openMetricsListener(configuration, passed: passed)
             store = try openStore(options, configuration, events: events)
         } catch {
             if let path = listener.createdPath { try? Syscalls.unlink(path) }
             throw error
         }
         return try Daemon(
-            options: options, configuration: configuration, listener: listener, events: events, store: store,
-            restoring: store.loadedSessions)
+            options: options, configuration: configuration, listener: listener, metricsListener: metricsListener,
+            events: events, store: store, restoring: store.loadedSessions)
     }
 
-    /// The socket systemd passed, else one we bind ourselves.
-    static func openListener(_ options: DaemonOptions, _ configuration: Configuration) throws(StartupError)
-        -> ListeningSocket
-    {
-        let passed: [Int32]
-        do {
-            passed = try Systemd.listenDescriptors()
-        } catch {
-            throw StartupError("cannot read the sockets passed by systemd: \(error)")
-        }
-        if let fd = passed.first {
+    /// The control socket: the first socket systemd passed that is not
+    /// named `metrics`, else one we bind ourselves.
+    static func openListener(
+        _ options: DaemonOptions, _ configuration: Configuration, passed: [Systemd.PassedDescriptor]
+    ) throws(StartupError) -> ListeningSocket {
+        if let fd = passed.first(where: { $0.name != MetricsListener.socketName })?.fd {
             let isUsable: Bool
             do {
                 isUsable = try Systemd.isListeningUnixSocket(fd)
@@ -93,6 +96,23 @@ public enum MonkeyDaemon {
         return try ListeningSocket.create(
             path: options.socketPath, mode: configuration.socketMode,
             group: Syscalls.groupID(named: configuration.socketGroup))
+    }
+
+    /// The metrics listener: the socket systemd passed named `metrics`,
+    /// else one bound to `metrics_listen`, else none.
+    static func openMetricsListener(_ configuration: Configuration, passed: [Systemd.PassedDescriptor])
+        throws(StartupError) -> MetricsListener?
+    {
+        let named = passed.filter { $0.name == MetricsListener.socketName }
+        guard named.count <= 1 else {
+            throw StartupError(
+                "systemd passed \(named.count) sockets named \(MetricsListener.socketName); give the control socket "
+                    + "its own socket unit (FileDescriptorName= names every socket of a unit)")
+        }
+        if let fd = named.first?.fd { return try MetricsListener.adopt(fd) }
+        return try configuration.metricsListen.map { address throws(StartupError) in
+            try MetricsListener.create(address)
+        }
     }
 
     /// Reads the configuration file; a missing default file means defaults.

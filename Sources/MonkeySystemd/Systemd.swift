@@ -39,12 +39,39 @@ public enum Systemd {
         return result > 0
     }
 
-    /// The listening sockets passed by socket activation (sd_listen_fds(3)),
-    /// starting at fd 3; empty when not socket-activated.
-    public static func listenDescriptors() throws(Failure) -> [Int32] {
-        let count = sd_listen_fds(1)
-        if count < 0 { throw Failure(call: "sd_listen_fds", errno: -count) }
-        return (0..<count).map { SD_LISTEN_FDS_START + $0 }
+    /// A socket passed by socket activation, with its name: the socket
+    /// unit's `FileDescriptorName=`, else the unit's name, or `unknown`
+    /// when the manager passed no names (`LISTEN_FDNAMES` unset).
+    public struct PassedDescriptor: Sendable, Equatable {
+        public let fd: Int32
+        public let name: String
+    }
+
+    /// The listening sockets passed by socket activation, with their names
+    /// (sd_listen_fds_with_names(3)), starting at fd 3; empty when not
+    /// socket-activated. The names array is libsystemd's, freed here with
+    /// free(3) as its manual says.
+    public static func listenDescriptors() throws(Failure) -> [PassedDescriptor] {
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let count = sd_listen_fds_with_names(1, &names)
+        if count < 0 { throw Failure(call: "sd_listen_fds_with_names", errno: -count) }
+        defer {
+            if let names {
+                for index in 0..<Int(count) { free(names[index]) }
+                free(names)
+            }
+        }
+        return (0..<count).map { index in
+            let name = names?[Int(index)].map { String(cString: $0) } ?? "unknown"
+            return PassedDescriptor(fd: SD_LISTEN_FDS_START + index, name: name)
+        }
+    }
+
+    /// True if `fd` is a listening stream socket of any family (sd_is_socket(3)).
+    public static func isListeningStreamSocket(_ fd: Int32) throws(Failure) -> Bool {
+        let result = sd_is_socket(fd, AF_UNSPEC, Int32(SOCK_STREAM.rawValue), 1)
+        if result < 0 { throw Failure(call: "sd_is_socket", errno: -result) }
+        return result > 0
     }
 
     /// True if `fd` is a listening Unix stream socket (sd_is_socket_unix(3)).
