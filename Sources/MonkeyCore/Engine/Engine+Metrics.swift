@@ -47,25 +47,30 @@ extension Engine {
         ]
 
     /// Writes the next sessions' samples until `output` holds `byteLimit`
-    /// bytes; true once every family is written. The sessions are those of
-    /// the first call, in name order: one sort per response, not per call.
-    /// A session deleted meanwhile is left out of the families still to
-    /// come; one created meanwhile waits for the next response.
+    /// bytes; true once every family is written. Each family visits the
+    /// session table slot by slot, in place: no name is sorted, hashed or
+    /// copied per sample, so a slice of a large response costs little
+    /// more than its bytes. Series come in slot order (Prometheus needs
+    /// no order). A session deleted while a response is written is left
+    /// out of the families still to come; one created meanwhile (even
+    /// under the name of one deleted, in a slot not reached yet) waits for
+    /// the next response, so that no series is written twice.
     public func fill(_ listing: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
-        if listing.names == nil { listing.names = sessionNames }
-        let names = listing.names ?? []
+        if listing.insertedBy == nil { listing.insertedBy = sessions.insertions }
+        let insertedBy = listing.insertedBy ?? 0
         while listing.family < Self.sessionFamilies.count {
             let family = Self.sessionFamilies[listing.family]
             if !listing.hasFamilyHeader {
                 Exposition.appendHeader(MetricFamily(family.name, family.kind, help: family.help), to: &output)
                 listing.hasFamilyHeader = true
             }
-            while listing.position < names.count {
+            while listing.position < sessions.slotCount {
                 if output.count >= byteLimit { return false }
-                let name = names[listing.position]
+                _ = sessions.read(slot: listing.position, insertedBy: insertedBy) { scheduled in
+                    Exposition.appendSessionSample(
+                        family.value(scheduled), of: family.name, session: scheduled.session.name, to: &output)
+                }
                 listing.position += 1
-                guard let scheduled = sessions[name] else { continue }
-                Exposition.append(family.value(scheduled), of: family.name, label: "session", name.text, to: &output)
             }
             listing.family += 1
             listing.position = 0
@@ -77,14 +82,15 @@ extension Engine {
 
 /// A METRICS response being written as the client reads it.
 public struct MetricsListing: Sendable, Equatable {
-    /// The per-session family being written, and the place in `names` of
-    /// the next session to write of it.
+    /// The per-session family being written, and the slot of the session
+    /// table to write next of it.
     public var family = 0
     public var position = 0
     /// The `# HELP` and `# TYPE` lines of `family` are written.
     public var hasFamilyHeader = false
-    /// The sessions listed, in name order, taken at the first call.
-    public var names: [SessionName]?
+    /// The sessions' insertion clock at the first call (see
+    /// `SessionTable.insertions`): sessions put in later are left out.
+    public var insertedBy: UInt64?
     /// The daemon's own families are written (they come first).
     public var hasDaemonFamilies = false
 

@@ -13,7 +13,13 @@ struct SessionTable {
     private var slots: [Engine.ScheduledSession?] = []
     /// When the session in each slot is next due; nil while it does not type.
     private var dues: [UInt64?] = []
+    /// When the session in each slot was put there, counted in insertions
+    /// (see `insertions`).
+    private var insertedAt: [UInt64] = []
     private var freeSlots: [Int] = []
+    /// Sessions put into the table so far: a clock that tells a session
+    /// created after some moment from one that was there before.
+    private(set) var insertions: UInt64 = 0
 
     var count: Int { slotOf.count }
     var keys: Dictionary<SessionName, Int>.Keys { slotOf.keys }
@@ -32,11 +38,14 @@ struct SessionTable {
                 }
             } else if let newValue {
                 let slot = freeSlots.popLast() ?? slots.count
+                insertions += 1
                 if slot == slots.count {
                     slots.append(newValue)
                     dues.append(nil)
+                    insertedAt.append(insertions)
                 } else {
                     slots[slot] = newValue
+                    insertedAt[slot] = insertions
                 }
                 slotOf[name] = slot
             }
@@ -58,6 +67,19 @@ struct SessionTable {
     /// Sets when the session in `slot` is next due (nil: not at all).
     mutating func setDue(_ due: UInt64?, ofSlot slot: Int) {
         dues[slot] = due
+    }
+
+    /// Slots in use or free: every session's slot is below this.
+    var slotCount: Int { slots.count }
+
+    /// Reads the session in `slot` where it lies (no copy of it, so no
+    /// reference counting of its parts); nil for a free slot, or for a
+    /// session put there after `insertions` had reached `insertedBy`.
+    func read<Result>(
+        slot: Int, insertedBy: UInt64 = .max, _ body: (borrowing Engine.ScheduledSession) -> Result
+    ) -> Result? {
+        guard slot < slots.count, insertedAt[slot] <= insertedBy else { return nil }
+        return slots[slot]?.borrow(body)
     }
 
     /// Mutates the session in `slot` in place (the tick path: no copy of its log).
@@ -96,6 +118,7 @@ struct SessionTable {
 
 extension Engine.ScheduledSession {
     fileprivate mutating func modify<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
+    fileprivate func borrow<Result>(_ body: (borrowing Self) -> Result) -> Result { body(self) }
 }
 
 extension Session {

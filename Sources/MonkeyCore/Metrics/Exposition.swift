@@ -54,6 +54,17 @@ public enum Exposition {
         output.append(0x0A)
     }
 
+    /// One sample of a per-session family: `name{session="NAME"} value`.
+    /// A session name never needs escaping (see `SessionName`).
+    static func appendSessionSample(_ value: Double, of name: String, session: SessionName, to output: inout [UInt8]) {
+        output.append(contentsOf: name.utf8)
+        output.append(contentsOf: "{session=\"".utf8)
+        output.append(contentsOf: session.text.utf8)
+        output.append(contentsOf: "\"} ".utf8)
+        appendNumber(value, to: &output)
+        output.append(0x0A)
+    }
+
     /// `number(value)`, with whole numbers written digit by digit rather
     /// than through a string.
     static func appendNumber(_ value: Double, to output: inout [UInt8]) {
