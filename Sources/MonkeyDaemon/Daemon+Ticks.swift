@@ -14,12 +14,20 @@ extension Daemon {
         rearmTimer()
     }
 
-    func runTicksIfDue() {
+    /// Runs the ticks that are due. The timer runs those due within the
+    /// coalescing window too (`TickPlan.isWorthRunning`), to share its
+    /// wake-up; the linger of `pollReady`, which is awake anyway and polls
+    /// every millisecond, waits until the earliest is due (`onlyWhenDue`),
+    /// so that a long stream (a scrape of every session's metrics) does not
+    /// move a whole grid step of ticks ahead of their time.
+    func runTicksIfDue(onlyWhenDue: Bool = false) {
         // Changes answered but not yet durable are committed first: no
         // entry is typed under a change that may still be taken back.
         commitChanges()
         let now = Daemon.now()
-        guard let deadline = engine.nextDeadline(), engine.plan.isWorthRunning(deadline: deadline, now: now) else {
+        guard let deadline = engine.nextDeadline(),
+            onlyWhenDue ? deadline <= now : engine.plan.isWorthRunning(deadline: deadline, now: now)
+        else {
             return
         }
         typedScratch.removeAll(keepingCapacity: true)

@@ -22,8 +22,11 @@ struct OutputBuffer {
         bytes.append(contentsOf: more)
     }
 
-    /// The size `bytes` may grow to so that at most `limit` bytes are pending.
-    func byteLimit(pending limit: Int) -> Int { start + limit }
+    /// The size `bytes` may grow to so that at most `limit` bytes are
+    /// pending, and at most `slice` more are written now.
+    func byteLimit(pending limit: Int, slice: Int = .max) -> Int {
+        min(start + limit, bytes.count + min(slice, Int.max - bytes.count))
+    }
 
     /// Appends through a closure that writes into the buffer directly.
     mutating func withBytes<Result>(_ body: (inout [UInt8]) -> Result) -> Result {
