@@ -361,6 +361,46 @@ class Bench:
             log(f"SET latency run {run + 1}/{self.arguments.pairs}: {figures}")
 
     @staticmethod
+    def free_port():
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
+
+    def metrics(self):
+        """The typing workload with 10,000 sessions while the metrics are
+        scraped over HTTP every second, against the same without scrapes,
+        alternately on fresh daemons: time to a scrape's last byte, and tick
+        lateness (issue 21)."""
+        sessions = self.arguments.metrics_sessions
+        for run in range(self.arguments.pairs):
+            for period, label in ((0, "no scrapes"), (1000, "scraped every 1 s")):
+                port = self.free_port()
+                configuration = os.path.join(self.directory, f"monkeyd-metrics{run}-{period}.conf")
+                with open(configuration, "w") as file:
+                    file.write(f"metrics_listen = 127.0.0.1:{port}\n")
+                process, path = self.start_monkeyd(configuration=configuration)
+                try:
+                    figures = self.run_client("scrape", path, sessions, self.arguments.typing_seconds, process.pid,
+                                              port, period)
+                finally:
+                    self.stop(process)
+                figure = f"typing {sessions:,} sessions, {label}"
+                self.record(f"{figure}: CPU % of one core", "monkeyd", figures["cpu_percent"])
+                self.record(f"{figure}: tick lateness p50 ms", "monkeyd", figures["late_p50_ms"])
+                self.record(f"{figure}: tick lateness p99 ms", "monkeyd", figures["late_p99_ms"])
+                self.record(f"{figure}: the daemon's own tick lateness p99, ms at most", "monkeyd",
+                            figures["daemon_late_p99_ms_at_most"])
+                if period:
+                    if figures["incomplete"] or not figures["scrapes"]:
+                        raise RuntimeError(f"scrapes: {figures}")
+                    self.record(f"scrape of {sessions:,} sessions: ms to the last byte, p50", "monkeyd",
+                                figures["scrape_p50_ms"])
+                    self.record(f"scrape of {sessions:,} sessions: ms to the last byte, max", "monkeyd",
+                                figures["scrape_max_ms"])
+                    self.record(f"scrape of {sessions:,} sessions: MB", "monkeyd", figures["scrape_bytes"] / 1e6)
+                log(f"metrics run {run + 1}/{self.arguments.pairs}, {label}: {figures}")
+
+    @staticmethod
     def read_statuses(connection, count):
         text = ""
         while sum(1 for line in text.split("\n") if line.startswith(("OK", "ERR"))) < count:
@@ -392,6 +432,8 @@ class Bench:
         "10,000 STARTs into an empty state directory, pipelined: ms": ("value", 1000.0, "<"),
         "restart with those 10,000 sessions: ms to ready": ("value", 1000.0, "<"),
         "SET latency, 200/s while 10,000 sessions type: p99 ms": ("value", 5.0, "<"),
+        # Issue 21 (metrics).
+        "typing 10,000 sessions, scraped every 1 s: tick lateness p99 ms": ("value", 5.0, "<"),
     }
 
     @staticmethod
@@ -461,7 +503,8 @@ def main():
     parser.add_argument("--latency-sessions", type=int, default=10000)
     parser.add_argument("--latency-rate", type=float, default=200, help="SETs a second")
     parser.add_argument("--latency-seconds", type=float, default=10)
-    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency"]
+    parser.add_argument("--metrics-sessions", type=int, default=10000)
+    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency", "metrics"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
@@ -473,7 +516,7 @@ def main():
             began = time.monotonic()
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
-             "starts": bench.starts, "set-latency": bench.set_latency}[workload]()
+             "starts": bench.starts, "set-latency": bench.set_latency, "metrics": bench.metrics}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)

@@ -13,6 +13,7 @@
  *   loadclient fanout   SOCKET monkeyd|redis FOLLOWERS RATE_HZ SECONDS SERVER_PID
  *   loadclient startup  monkeyd|redis SOCKET -- PROGRAM ARGS...
  *   loadclient populate SOCKET SESSIONS ENTRIES
+ *   loadclient scrape   SOCKET SESSIONS SECONDS SERVER_PID HTTP_PORT PERIOD_MS
  *
  * Requests are text lines both servers read: monkeyd answers "PING\n" with
  * "OK pong\n", redis answers the inline command "PING\r\n" with "+PONG\r\n";
@@ -33,6 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -956,10 +959,216 @@ static int command_fsync(int argc, char **argv) {
     return 0;
 }
 
+/* ---- 6. metrics scrapes while typing ---------------------------------------- */
+
+/*
+ * `typing`'s workload (SESSIONS sessions of 5 monkeys at 10 Hz, 50 of them
+ * followed) while an HTTP client scrapes the daemon's metrics_listen every
+ * PERIOD_MS (0: never, the baseline), as Prometheus would: a fresh
+ * connection, GET /metrics, read to the end. Everything runs in one epoll
+ * loop, so that follower arrivals are stamped as they come even while a
+ * scrape is read. Each scrape is timed from connect to its last byte.
+ */
+typedef struct {
+    int fd;            /* -1 when no scrape is in progress */
+    int sent;
+    uint64_t started;
+    size_t bytes;
+    char tail[5];      /* the last bytes read, to see the last chunk */
+    uint64_t *times;
+    size_t count, capacity, skipped, incomplete, bytes_last;
+    int port;
+} Scraper;
+
+enum { SCRAPE_TIMER = 0xFFFFFFFFu, SCRAPE_SOCKET = 0xFFFFFFFEu };
+
+static void scrape_start(Scraper *scraper, int epoll) {
+    if (scraper->fd >= 0) {
+        scraper->skipped++;
+        return;
+    }
+    scraper->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (scraper->fd < 0) die("socket");
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)scraper->port)};
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    scraper->started = now_ns();
+    if (connect(scraper->fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EINPROGRESS)
+        die("connect to the metrics port %d", scraper->port);
+    scraper->sent = 0;
+    scraper->bytes = 0;
+    memset(scraper->tail, 0, sizeof scraper->tail);
+    struct epoll_event event = {.events = EPOLLOUT | EPOLLIN, .data.u32 = SCRAPE_SOCKET};
+    epoll_ctl(epoll, EPOLL_CTL_ADD, scraper->fd, &event);
+}
+
+static void scrape_ready(Scraper *scraper, int epoll) {
+    if (!scraper->sent) {
+        static const char request[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        if (write(scraper->fd, request, sizeof request - 1) != (ssize_t)(sizeof request - 1)) die("send a scrape");
+        scraper->sent = 1;
+        struct epoll_event event = {.events = EPOLLIN, .data.u32 = SCRAPE_SOCKET};
+        epoll_ctl(epoll, EPOLL_CTL_MOD, scraper->fd, &event);
+        return;
+    }
+    /* One read per readiness: a loop to EAGAIN would read for as long as
+       the daemon keeps up, and follower arrivals would be stamped late. */
+    static char buffer[1 << 16];
+    for (;;) {
+        ssize_t count = read(scraper->fd, buffer, sizeof buffer);
+        if (count < 0 && errno == EINTR) continue;
+        if (count < 0 && errno == EAGAIN) return;
+        if (count > 0) {
+            scraper->bytes += (size_t)count;
+            size_t keep = count >= 5 ? 5 : (size_t)count;
+            memmove(scraper->tail, scraper->tail + keep, 5 - keep);
+            memcpy(scraper->tail + 5 - keep, buffer + count - keep, keep);
+            return;
+        }
+        /* The end (or an error): the scrape is over. */
+        uint64_t elapsed = now_ns() - scraper->started;
+        if (memcmp(scraper->tail, "0\r\n\r\n", 5) != 0) scraper->incomplete++;
+        if (scraper->count == scraper->capacity) {
+            scraper->capacity = scraper->capacity ? scraper->capacity * 2 : 64;
+            scraper->times = realloc(scraper->times, scraper->capacity * sizeof(uint64_t));
+        }
+        scraper->times[scraper->count++] = elapsed;
+        scraper->bytes_last = scraper->bytes;
+        epoll_ctl(epoll, EPOLL_CTL_DEL, scraper->fd, NULL);
+        close(scraper->fd);
+        scraper->fd = -1;
+        return;
+    }
+}
+
+static void pump_scraping(int epoll, Follower *followers, uint64_t deadline, Scraper *scraper, uint64_t period) {
+    int timer = -1;
+    if (period) {
+        timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        struct itimerspec spec = {{(time_t)(period / 1000000000ull), (long)(period % 1000000000ull)}, {0, 1}};
+        timerfd_settime(timer, 0, &spec, NULL);
+        struct epoll_event event = {.events = EPOLLIN, .data.u32 = SCRAPE_TIMER};
+        epoll_ctl(epoll, EPOLL_CTL_ADD, timer, &event);
+    }
+    struct epoll_event events[256];
+    for (;;) {
+        uint64_t now = now_ns();
+        if (now >= deadline) break;
+        int ready = epoll_wait(epoll, events, 256, (int)((deadline - now + 999999) / 1000000));
+        for (int i = 0; i < ready; i++) {
+            if (events[i].data.u32 == SCRAPE_TIMER) {
+                uint64_t expirations = 0;
+                if (read(timer, &expirations, sizeof expirations) == sizeof expirations) scrape_start(scraper, epoll);
+            } else if (events[i].data.u32 == SCRAPE_SOCKET) {
+                scrape_ready(scraper, epoll);
+            } else {
+                follower_read(&followers[events[i].data.u32]);
+            }
+        }
+    }
+    if (timer >= 0) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, timer, NULL);
+        close(timer);
+    }
+}
+
+/*
+ * The daemon's own histogram of tick lateness (monkeyd_tick_lateness_seconds,
+ * asked with METRICS on `control`): cumulative counts by bucket bound.
+ */
+enum { LATENESS_BUCKETS = 32 };
+typedef struct {
+    double bound[LATENESS_BUCKETS];
+    double count[LATENESS_BUCKETS];
+    int used;
+} Lateness;
+
+static Lateness daemon_lateness(int control) {
+    static const char prefix[] = "monkeyd_tick_lateness_seconds_bucket{le=\"";
+    Lateness lateness = {.used = 0};
+    write_all(control, "METRICS\n", 8);
+    static char buffer[1 << 16];
+    char line[512];
+    size_t used = 0;
+    for (;;) {
+        ssize_t count = read(control, buffer, sizeof buffer);
+        if (count <= 0) die("METRICS: the connection ended");
+        for (ssize_t i = 0; i < count; i++) {
+            if (buffer[i] != '\n') {
+                if (used < sizeof line - 1) line[used++] = buffer[i];
+                continue;
+            }
+            line[used] = 0;
+            used = 0;
+            if (strncmp(line, "OK", 2) == 0) return lateness;
+            if (strncmp(line, "ERR", 3) == 0) die("METRICS: %s", line);
+            if (strncmp(line, prefix, sizeof prefix - 1) != 0 || lateness.used == LATENESS_BUCKETS) continue;
+            const char *bound = line + sizeof prefix - 1;
+            const char *value = strrchr(line, ' ');
+            if (!value) continue;
+            lateness.bound[lateness.used] = strncmp(bound, "+Inf", 4) == 0 ? 1e9 : strtod(bound, NULL);
+            lateness.count[lateness.used] = strtod(value + 1, NULL);
+            lateness.used++;
+        }
+    }
+}
+
+/* The bound of the first bucket holding `fraction` of the ticks between two readings, in ms. */
+static double lateness_bound_ms(const Lateness *before, const Lateness *after, double fraction) {
+    int last = after->used - 1;
+    if (last < 0 || before->used != after->used) return -1;
+    double total = after->count[last] - before->count[last];
+    for (int i = 0; i < after->used; i++)
+        if (after->count[i] - before->count[i] >= fraction * total) return after->bound[i] * 1e3;
+    return -1;
+}
+
+static int command_scrape(int argc, char **argv) {
+    if (argc != 8) die("usage: scrape SOCKET SESSIONS SECONDS PID HTTP_PORT PERIOD_MS");
+    const char *path = argv[2];
+    int sessions = atoi(argv[3]);
+    double seconds = atof(argv[4]);
+    pid_t pid = (pid_t)atoi(argv[5]);
+    Scraper scraper = {.fd = -1, .port = atoi(argv[6])};
+    uint64_t period = (uint64_t)atoll(argv[7]) * 1000000ull;
+    const uint64_t interval = 100000000ull;
+    int samples = sessions < 50 ? sessions : 50;
+    int stride = sessions / samples;
+    int control = must_connect(path, 0);
+    int epoll = epoll_create1(EPOLL_CLOEXEC);
+    Follower *followers = calloc((size_t)samples, sizeof(Follower));
+    int sample = start_typing_sessions(path, control, sessions, interval, followers, samples, stride, epoll);
+    pump(epoll, followers, now_ns() + 1000000000ull, NULL, NULL, 0);
+    Lateness before = daemon_lateness(control);
+    /* Entries held up while that was read arrive before the window opens. */
+    pump(epoll, followers, now_ns() + 200000000ull, NULL, NULL, 0);
+    uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
+    pump_scraping(epoll, followers, window_start + (uint64_t)(seconds * 1e9), &scraper, period);
+    uint64_t window_end = now_ns(), cpu = process_cpu_ns(pid) - cpu_start;
+    long rss = process_rss_kib(pid);
+    Lateness after = daemon_lateness(control);
+    /* A scrape still in progress is finished, untimed by the window. */
+    while (scraper.fd >= 0) pump_scraping(epoll, followers, now_ns() + 100000000ull, &scraper, 0);
+    uint64_t *late;
+    size_t late_count;
+    lateness(followers, (size_t)sample, interval, window_start, window_end, &late, &late_count);
+    qsort(scraper.times, scraper.count, sizeof(uint64_t), compare_u64);
+    printf("cpu_percent=%.2f rss_kib=%ld late_p50_ms=%.3f late_p99_ms=%.3f late_max_ms=%.3f ticks_seen=%zu "
+           "daemon_late_p50_ms_at_most=%g daemon_late_p99_ms_at_most=%g "
+           "scrapes=%zu scrape_p50_ms=%.2f scrape_max_ms=%.2f scrape_bytes=%zu skipped=%zu incomplete=%zu\n",
+           100.0 * (double)cpu / (double)(window_end - window_start), rss,
+           (double)percentile(late, late_count, 0.50) / 1e6, (double)percentile(late, late_count, 0.99) / 1e6,
+           late_count ? (double)late[late_count - 1] / 1e6 : 0.0, late_count,
+           lateness_bound_ms(&before, &after, 0.50), lateness_bound_ms(&before, &after, 0.99), scraper.count,
+           (double)percentile(scraper.times, scraper.count, 0.50) / 1e6,
+           scraper.count ? (double)scraper.times[scraper.count - 1] / 1e6 : 0.0, scraper.bytes_last,
+           scraper.skipped, scraper.incomplete);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) die("usage: loadclient ping|request|typing|fanout|startup|populate|burst|latency|fsync ...");
+    if (argc < 2) die("usage: loadclient ping|request|typing|fanout|startup|populate|burst|latency|fsync|scrape ...");
     errno = 0;
     if (strcmp(argv[1], "ping") == 0) return command_ping(argc, argv);
     if (strcmp(argv[1], "request") == 0) return command_request(argc, argv);
@@ -970,6 +1179,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "burst") == 0) return command_burst(argc, argv);
     if (strcmp(argv[1], "latency") == 0) return command_latency(argc, argv);
     if (strcmp(argv[1], "fsync") == 0) return command_fsync(argc, argv);
+    if (strcmp(argv[1], "scrape") == 0) return command_scrape(argc, argv);
     die("unknown command %s", argv[1]);
     return 2;
 }
