@@ -54,12 +54,13 @@ public enum MonkeyDaemon {
             throw StartupError("cannot create the state directory", error)
         }
         let events: EventSink = JournalSink.isReachable ? JournalSink() : StandardErrorSink()
-        let passed: [Systemd.PassedDescriptor]
+        let descriptors: [Systemd.PassedDescriptor]
         do {
-            passed = try Systemd.listenDescriptors()
+            descriptors = try Systemd.listenDescriptors()
         } catch {
             throw StartupError("cannot read the sockets passed by systemd: \(error)")
         }
+        let passed = try PassedSockets.sort(descriptors)
         // Bind first: a second daemon on the same socket stops here, before it touches the state.
         let listener = try openListener(options, configuration, passed: passed)
         let metricsListener: MetricsListener?
@@ -76,12 +77,12 @@ public enum MonkeyDaemon {
             events: events, store: store, restoring: store.loadedSessions)
     }
 
-    /// The control socket: the first socket systemd passed that is not
-    /// named `metrics`, else one we bind ourselves.
+    /// The control socket systemd passed (see `PassedSockets`), else one
+    /// we bind ourselves.
     static func openListener(
-        _ options: DaemonOptions, _ configuration: Configuration, passed: [Systemd.PassedDescriptor]
+        _ options: DaemonOptions, _ configuration: Configuration, passed: PassedSockets
     ) throws(StartupError) -> ListeningSocket {
-        if let fd = passed.first(where: { $0.name != MetricsListener.socketName })?.fd {
+        if let fd = passed.control {
             let isUsable: Bool
             do {
                 isUsable = try Systemd.isListeningUnixSocket(fd)
@@ -98,18 +99,12 @@ public enum MonkeyDaemon {
             group: Syscalls.groupID(named: configuration.socketGroup))
     }
 
-    /// The metrics listener: the socket systemd passed named `metrics`,
-    /// else one bound to `metrics_listen`, else none.
-    static func openMetricsListener(_ configuration: Configuration, passed: [Systemd.PassedDescriptor])
+    /// The metrics listener: the socket systemd passed named `metrics`
+    /// (see `PassedSockets`), else one bound to `metrics_listen`, else none.
+    static func openMetricsListener(_ configuration: Configuration, passed: PassedSockets)
         throws(StartupError) -> MetricsListener?
     {
-        let named = passed.filter { $0.name == MetricsListener.socketName }
-        guard named.count <= 1 else {
-            throw StartupError(
-                "systemd passed \(named.count) sockets named \(MetricsListener.socketName); give the control socket "
-                    + "its own socket unit (FileDescriptorName= names every socket of a unit)")
-        }
-        if let fd = named.first?.fd { return try MetricsListener.adopt(fd) }
+        if let fd = passed.metrics { return try MetricsListener.adopt(fd) }
         return try configuration.metricsListen.map { address throws(StartupError) in
             try MetricsListener.create(address)
         }

@@ -74,6 +74,13 @@ public enum Systemd {
         return result > 0
     }
 
+    /// True if `fd` is a Unix-domain socket of any type, listening or not (sd_is_socket(3)).
+    public static func isUnixSocket(_ fd: Int32) throws(Failure) -> Bool {
+        let result = sd_is_socket(fd, AF_UNIX, 0, -1)
+        if result < 0 { throw Failure(call: "sd_is_socket", errno: -result) }
+        return result > 0
+    }
+
     /// True if `fd` is a listening Unix stream socket (sd_is_socket_unix(3)).
     public static func isListeningUnixSocket(_ fd: Int32) throws(Failure) -> Bool {
         let result = sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0)

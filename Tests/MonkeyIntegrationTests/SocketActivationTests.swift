@@ -41,7 +41,8 @@ struct SocketActivationTests {
     /// (`control`: the Unix socket at `--socket`, named `monkeyd.socket`;
     /// `metrics`: a TCP socket on 127.0.0.1 and a free port, named
     /// `metrics`), with `LISTEN_FDNAMES`, and writes the metrics port to
-    /// `ACTIVATOR_PORT_FILE`.
+    /// `ACTIVATOR_PORT_FILE`. With `ACTIVATOR_ONE_UNIT=yes` every socket is
+    /// named `metrics`, as a drop-in for monkeyd.socket names them.
     static let namedActivator = """
         import os, socket, sys
         arguments = sys.argv[1:]
@@ -51,7 +52,8 @@ struct SocketActivationTests {
             if kind == "control":
                 listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 listener.bind(path)
-                names.append("monkeyd.socket")
+                one_unit = os.environ.get("ACTIVATOR_ONE_UNIT") == "yes"
+                names.append("metrics" if one_unit else "monkeyd.socket")
             else:
                 listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
                 listener.bind(("127.0.0.1", 0))
@@ -71,11 +73,16 @@ struct SocketActivationTests {
         """
 
     /// The daemon with the sockets `order` names passed; the metrics port.
-    static func activated(_ order: String, configuration: String? = nil) throws -> (DaemonProcess, UInt16) {
+    static func activated(_ order: String, configuration: String? = nil, oneUnit: Bool = false) throws -> (
+        DaemonProcess, UInt16
+    ) {
         let portFile = TemporaryDirectory()
         let daemon = try DaemonProcess(
             configuration: configuration,
-            environment: ["ACTIVATOR_SOCKETS": order, "ACTIVATOR_PORT_FILE": portFile.path + "/port"],
+            environment: [
+                "ACTIVATOR_SOCKETS": order, "ACTIVATOR_PORT_FILE": portFile.path + "/port",
+                "ACTIVATOR_ONE_UNIT": oneUnit ? "yes" : "no",
+            ],
             launcher: ["/usr/bin/python3", "-c", SocketActivationTests.namedActivator])
         let text = try String(contentsOfFile: portFile.path + "/port", encoding: .utf8)
         let port = try #require(UInt16(text.split(separator: "\n").first ?? ""))
@@ -91,6 +98,19 @@ struct SocketActivationTests {
         let answer = try HTTPClient.get(port: port)
         #expect(answer.status == 200 && answer.lines.contains("monkeyd_session_typing{session=\"a\"} 1"))
         #expect(daemon.startupLog.contains("metrics on http://127.0.0.1:\(port)/metrics passed by systemd"))
+        #expect(try daemon.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "systemd owns the socket, not monkeyd")
+    }
+
+    /// A drop-in for monkeyd.socket that adds `ListenStream=` and
+    /// `FileDescriptorName=metrics` names the control socket `metrics`
+    /// too: the Unix-domain one is still the control socket.
+    @Test(arguments: ["control,metrics", "metrics,control"])
+    func withBothSocketsNamedMetricsTheUnixOneIsTheControlSocket(order: String) throws {
+        let (daemon, port) = try Self.activated(order, oneUnit: true)
+        #expect(try daemon.request("START a interval=1h") == ["OK started a"])
+        let answer = try HTTPClient.get(port: port)
+        #expect(answer.status == 200 && answer.lines.contains("monkeyd_session_typing{session=\"a\"} 1"))
         #expect(try daemon.stop() == 0)
         #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "systemd owns the socket, not monkeyd")
     }
@@ -112,7 +132,7 @@ struct SocketActivationTests {
             ], executable: "/usr/bin/python3",
             environment: ["ACTIVATOR_SOCKETS": "control,metrics,metrics", "ACTIVATOR_PORT_FILE": directory.path + "/p"])
         #expect(status == 1)
-        #expect(message.contains("2 sockets named metrics"), "\(message)")
+        #expect(message.contains("2 sockets named metrics besides the control socket"), "\(message)")
     }
 
     @Test func refusesAPassedSocketThatDoesNotListen() throws {
