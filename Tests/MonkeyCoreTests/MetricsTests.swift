@@ -174,6 +174,45 @@ struct MetricsTests {
         #expect(samples.filter { $0.contains(#"session="b""#) }.count == Engine.sessionFamilies.count)
     }
 
+    /// The sessions' samples of a whole METRICS response, by series.
+    private func sessionSamples(_ harness: inout Harness) throws -> [String: Double] {
+        var listing = try #require(try harness.send("METRICS").metrics)
+        var output: [UInt8] = []
+        while !harness.engine.fill(&listing, into: &output, byteLimit: .max) {}
+        var samples: [String: Double] = [:]
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            samples[String(parts[0])] = Double(parts[1])
+        }
+        return samples
+    }
+
+    /// The counters of a restored session go on from what STATUS says it
+    /// typed (so a restart does not look like a reset), never down after a
+    /// CLEAR; characters are counted from the daemon's start.
+    @Test func sessionCountersGoOnFromARestoreAndNeverGoDown() throws {
+        var harness = Harness()
+        let settings = SessionSettings(
+            monkeys: 2, interval: Interval(nanoseconds: ms(50)), alphabet: try alphabet("q"),
+            target: TargetMatcher(target: "q"))
+        let snapshot = SessionSnapshot(
+            name: try sessionName("r"), settings: settings, isTyping: true, nextID: 8, nextNumber: 3, typed: 2, hits: 2,
+            bestLength: 1)
+        _ = harness.engine.restore(Session(restoring: snapshot, entries: [], retention: 100), now: ms(1_000))
+        let series = { (family: String) in "monkeyd_session_\(family){session=\"r\"}" }
+        var samples = try sessionSamples(&harness)
+        #expect(samples[series("entries_total")] == 2 && samples[series("hits_total")] == 2)
+        #expect(samples[series("characters_total")] == 0)
+        _ = harness.tick(now: ms(1_050))
+        try harness.expectOK("CLEAR r", now: ms(1_060))
+        samples = try sessionSamples(&harness)
+        #expect(samples[series("entries_total")] == 3 && samples[series("hits_total")] == 3)
+        #expect(samples[series("characters_total")] == 2)
+        #expect(samples[series("best_length")] == 0, "a gauge: CLEAR resets best progress")
+        _ = harness.tick(now: ms(1_100))
+        #expect(try sessionSamples(&harness)[series("entries_total")] == 4)
+    }
+
     /// Fills `listing` a byte at a time until `output` holds `text`.
     private func writeUntil(
         _ text: String, _ listing: inout MetricsListing, _ output: inout [UInt8], _ harness: Harness

@@ -7,7 +7,8 @@ extension Engine {
     static let sessionFamilies:
         [(name: String, kind: MetricFamily.Kind, help: String, value: @Sendable (ScheduledSession) -> Double)] = [
             (
-                "monkeyd_session_entries_total", .counter, "Entries the session typed while this daemon ran.",
+                "monkeyd_session_entries_total", .counter,
+                "Entries the session typed: its STATUS typed when the daemon started, then every entry; CLEAR keeps it.",
                 { Double($0.entriesTyped) }
             ),
             (
@@ -16,7 +17,8 @@ extension Engine {
             ),
             (
                 "monkeyd_session_hits_total", .counter,
-                "Entries holding the target that the session typed while this daemon ran.", { Double($0.hitsTyped) }
+                "Entries holding the target the session typed: its STATUS hits when the daemon started, then every hit; "
+                    + "CLEAR keeps it.", { Double($0.hitsTyped) }
             ),
             (
                 "monkeyd_session_best_length", .gauge, "Characters of the longest prefix of the target typed so far.",

@@ -51,10 +51,11 @@ public struct Engine {
         var attentionID: UInt64 = 0
         /// Connections follow it (see `setFollowed`).
         var isFollowed = false
-        /// What it typed while this daemon ran, for metrics: counters that
-        /// never go down, unlike `typed` and `hits`, which CLEAR resets.
-        /// They start from the restored counters, so that they agree with
-        /// STATUS until the first CLEAR.
+        /// What it typed, for metrics: counters that never go down, unlike
+        /// `typed` and `hits`, which CLEAR resets. Entries and hits start
+        /// from the restored counters, so that they agree with STATUS until
+        /// the first CLEAR and a restart does not read as a reset;
+        /// characters (which STATUS does not count) from 0.
         var entriesTyped: UInt64
         var charactersTyped: UInt64 = 0
         var hitsTyped: UInt64
