@@ -26,6 +26,20 @@ struct PackagingTests {
         for key in Configuration.keys { #expect(page.contains(".It Cm \(key) No = "), "\(key) undocumented") }
     }
 
+    /// monkeyd(8), section METRICS, lists every family the daemon writes.
+    @Test func theDaemonManPageListsEveryMetricFamily() throws {
+        let page = try PackagingTests.text("man/monkeyd.8")
+        let section = try #require(page.components(separatedBy: ".Sh METRICS\n").dropFirst().first)
+            .components(separatedBy: "\n.Sh ")[0]
+        let daemon = try DaemonProcess()
+        _ = try daemon.request("START s interval=1h")
+        let families = try daemon.request("METRICS").filter { $0.hasPrefix("# HELP ") }.map {
+            String($0.split(separator: " ")[2])
+        }
+        #expect(families.count > 20)
+        for family in families { #expect(section.contains(family), "\(family) is not in monkeyd(8)") }
+    }
+
     /// `make deb` names the package after the daemon's version, so the changelog must be at it.
     @Test func theDebianChangelogIsAtTheDaemonsVersion() throws {
         let changelog = try PackagingTests.text("packaging/debian/changelog")
@@ -48,12 +62,13 @@ struct PackagingTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         process.arguments = [
-            "security", "--offline=true", "--threshold=15",
+            "security", "--offline=true", "--threshold=4",
             JournalTests.repository.appendingPathComponent("packaging/monkeyd.service").path,
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "exposure above 1.5")
+        // 0.4 with metrics off, as before them (PRODUCT.md section 11 adds no IP to the shipped unit).
+        #expect(process.terminationStatus == 0, "exposure above 0.4")
     }
 }
