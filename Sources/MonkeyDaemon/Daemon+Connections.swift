@@ -248,6 +248,7 @@ extension Daemon {
     private func pumpStream(_ connection: Connection) {
         let byteLimit = connection.output.byteLimit(
             pending: engine.limits.maximumPendingOutput, slice: Daemon.streamSlice)
+        connection.output.reserve(upTo: byteLimit)
         switch connection.phase {
         case .listing(var listing):
             let isFinished = connection.output.withBytes { output in

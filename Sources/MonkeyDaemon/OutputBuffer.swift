@@ -33,6 +33,14 @@ struct OutputBuffer {
         body(&bytes)
     }
 
+    /// Makes room for the buffer to grow to `size` bytes and a little more
+    /// at once: a stream slice then costs one allocation, not a doubling
+    /// and a copy of what is queued at every power of two.
+    mutating func reserve(upTo size: Int) {
+        let wanted = size + 4096
+        if bytes.capacity < wanted && size < Int.max - 4096 { bytes.reserveCapacity(wanted) }
+    }
+
     /// Holds back what is queued from `position` on until `release`.
     mutating func hold(from position: Int) {
         if heldFrom == nil { heldFrom = position }

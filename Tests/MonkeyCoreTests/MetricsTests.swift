@@ -139,7 +139,7 @@ struct MetricsTests {
         for name in ["a", "b", "c"] { try harness.expectOK("START \(name) interval=1h") }
         var listing = try #require(try harness.send("METRICS").metrics)
         var output: [UInt8] = []
-        try writeUntil(#"session="b""#, &listing, &output, harness)
+        try writeUntil(#"session="b""#, &listing, &output, &harness)
         try harness.expectOK("DELETE b")
         try harness.expectOK("START d interval=1h")  // in b's slot, already written in this family
         while !harness.engine.fill(&listing, into: &output, byteLimit: .max) {}
@@ -158,7 +158,7 @@ struct MetricsTests {
         for name in ["a", "b", "c", "d"] { try harness.expectOK("START \(name) interval=1h") }
         var listing = try #require(try harness.send("METRICS").metrics)
         var output: [UInt8] = []
-        try writeUntil(#"session="b""#, &listing, &output, harness)
+        try writeUntil(#"session="b""#, &listing, &output, &harness)
         try harness.expectOK("DELETE b")
         try harness.expectOK("DELETE d")
         try harness.expectOK("START b interval=1h")  // in d's slot, not reached yet
@@ -215,7 +215,7 @@ struct MetricsTests {
 
     /// Fills `listing` a byte at a time until `output` holds `text`.
     private func writeUntil(
-        _ text: String, _ listing: inout MetricsListing, _ output: inout [UInt8], _ harness: Harness
+        _ text: String, _ listing: inout MetricsListing, _ output: inout [UInt8], _ harness: inout Harness
     ) throws {
         while !String(decoding: output, as: UTF8.self).contains(text) {
             #expect(!harness.engine.fill(&listing, into: &output, byteLimit: output.count + 1))

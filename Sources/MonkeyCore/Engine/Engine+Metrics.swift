@@ -57,7 +57,10 @@ extension Engine {
     /// out of the families still to come; one created meanwhile (even
     /// under the name of one deleted, in a slot not reached yet) waits for
     /// the next response, so that no series is written twice.
-    public func fill(_ listing: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
+    ///
+    /// Mutating only to read each session in place (see
+    /// `SessionTable.read`); it changes no state.
+    public mutating func fill(_ listing: inout MetricsListing, into output: inout [UInt8], byteLimit: Int) -> Bool {
         if listing.insertedBy == nil { listing.insertedBy = sessions.insertions }
         let insertedBy = listing.insertedBy ?? 0
         while listing.family < Self.sessionFamilies.count {
