@@ -167,7 +167,9 @@ extension Daemon {
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.output.hold(from: start)
         pendingChanges.append(
-            PendingChange(connection: connection, change: change, reply: reply, status: start..<connection.output.end))
+            PendingChange(
+                connection: connection, change: change, events: reply.events, endsFollowers: reply.endsFollowers,
+                status: start..<connection.output.end))
     }
 
     /// Does what a reply that changes nothing says: queue its lines, start
@@ -194,9 +196,9 @@ extension Daemon {
             pendingChanges = []
             do {
                 try store.commit(group.map(\.change.effect))
+                events.record(contentsOf: group.flatMap(\.events))
                 for pending in group {
-                    for event in pending.reply.events { events.record(event) }
-                    if let (session, status) = pending.reply.endsFollowers { endFollowers(of: session, with: status) }
+                    if let (session, status) = pending.endsFollowers { endFollowers(of: session, with: status) }
                 }
             } catch {
                 for pending in group.reversed() {
@@ -298,7 +300,8 @@ extension Daemon {
     struct PendingChange {
         let connection: Connection
         let change: Change
-        let reply: Reply
+        let events: [Event]
+        let endsFollowers: (session: SessionName, status: Status)?
         /// Where its status line lies in the connection's output.
         let status: Range<Int>
     }

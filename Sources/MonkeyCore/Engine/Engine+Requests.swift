@@ -140,13 +140,22 @@ extension Engine {
     /// returns the change, which remembers the old one and its schedule.
     /// The store must see the session's next entry: what it keeps changes.
     private mutating func replace(_ name: SessionName, with session: Session, effect: Effect) -> Change {
-        let previous = sessions[name]
-        let change = Change(effect: effect, previous: previous, previousDue: due(of: name))
-        var scheduled = previous ?? ScheduledSession(session: session, odds: nil)
-        scheduled.session = session
-        scheduled.odds = odds(of: session.settings)
-        scheduled.attentionID = 0
-        sessions[name] = scheduled
+        guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
+            sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
+            return Change(effect: effect, previous: nil, previousDue: nil)
+        }
+        let change = Change(effect: effect, previous: previous, previousDue: sessions.due(ofSlot: slot))
+        let before = previous.session.settings
+        let after = session.settings
+        // Most changes (STOP, CLEAR, the interval) leave the odds as they were.
+        let odds =
+            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
+            ? previous.odds : odds(of: after)
+        _ = sessions.withSession(inSlot: slot) { scheduled in
+            scheduled.session = session
+            scheduled.odds = odds
+            scheduled.attentionID = 0
+        }
         return change
     }
 

@@ -12,11 +12,34 @@ public struct RequestParser: Sendable {
         if let request = Self.bareVerb(line) { return request }
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if let words = Self.plainWords(bytes) { return try parse(words) }
         if bytes.contains(0) { throw ProtocolError(.badRequest, "the request contains a NUL byte") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ProtocolError(.badRequest, "the request is not valid UTF-8")
         }
-        return try parse(text)
+        return try parse(Tokenizer.tokens(in: text))
+    }
+
+    /// The tokens of a line of printable ASCII words only (`CLEAR q`), read
+    /// straight from the bytes: the tokenizer gives the same, by way of a
+    /// validated string. Nil for anything else (quotes, settings, other bytes).
+    static func plainWords(_ bytes: ArraySlice<UInt8>) -> [Token]? {
+        var tokens: [Token] = []
+        var start: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 {
+                if let wordStart = start {
+                    tokens.append(.word(String(decoding: bytes[wordStart..<index], as: UTF8.self)))
+                    start = nil
+                }
+                continue
+            }
+            guard byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x3D else { return nil }
+            if start == nil { start = index }
+        }
+        if let wordStart = start { tokens.append(.word(String(decoding: bytes[wordStart...], as: UTF8.self))) }
+        return tokens
     }
 
     /// Verbs that stand alone, with the request each one is on its own line.
@@ -45,7 +68,11 @@ public struct RequestParser: Sendable {
     }
 
     public func parse(_ text: String) throws(ProtocolError) -> Request? {
-        var tokens = try Tokenizer.tokens(in: text)[...]
+        try parse(Tokenizer.tokens(in: text))
+    }
+
+    private func parse(_ allTokens: [Token]) throws(ProtocolError) -> Request? {
+        var tokens = allTokens[...]
         guard let first = tokens.popFirst() else { return nil }
         guard case .word(let word) = first, let verb = Verb(rawValue: Self.asciiUppercased(word)) else {
             throw ProtocolError(.unknownCommand, "unknown command \(Self.quote(Self.spelling(of: first))); try HELP")

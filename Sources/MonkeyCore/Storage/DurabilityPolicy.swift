@@ -38,6 +38,9 @@ public struct DurabilityPolicy: Sendable {
     }
 
     public private(set) var books: [SessionName: Book] = [:]
+    /// The sessions whose book holds a wanted reservation: found without a
+    /// pass over every book at each commit.
+    private var wanting = Set<SessionName>()
     public private(set) var syncInterval: Interval
     /// The control log segment changes are appended to, and its size.
     public private(set) var segment: UInt64
@@ -128,9 +131,9 @@ public struct DurabilityPolicy: Sendable {
             if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
                 book.wantedReservation = nil
             }
-            books[name] = book
+            store(book, for: name)
         case .deleted(let name):
-            books[name] = nil
+            store(nil, for: name)
         case .reservation(let reservation):
             guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
             book.reservedID = max(book.reservedID, reservation.reservedID)
@@ -139,7 +142,7 @@ public struct DurabilityPolicy: Sendable {
             if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
                 book.wantedReservation = nil
             }
-            books[reservation.name] = book
+            store(book, for: reservation.name)
         case .epochs, .end:
             break
         }
@@ -180,7 +183,7 @@ public struct DurabilityPolicy: Sendable {
         } else if book.wantedReservation == nil && entry.id + book.reservationSize / 2 >= book.reservedID {
             book.wantedReservation = renewal
         }
-        books[session.name] = book
+        store(book, for: session.name)
         return EntryPlan(
             compactsEntriesFile: compacts, reservesNow: reservesNow,
             nextAttentionID: nextAttention(after: entry, capacity: capacity, book: book))
@@ -205,13 +208,22 @@ public struct DurabilityPolicy: Sendable {
         guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
         book.isReservationFailing = true
         book.wantedReservation = reservation
-        books[reservation.name] = book
+        store(book, for: reservation.name)
     }
 
     /// The renewals asked for, as records to append with the next commit or
     /// sync; they stay asked for until committed.
     public var wantedReservations: [ControlRecord] {
-        books.values.compactMap { $0.wantedReservation.map { .reservation($0) } }
+        wanting.compactMap { books[$0]?.wantedReservation.map { .reservation($0) } }
+    }
+
+    private mutating func store(_ book: Book?, for name: SessionName) {
+        books[name] = book
+        if book?.wantedReservation != nil {
+            wanting.insert(name)
+        } else {
+            wanting.remove(name)
+        }
     }
 
     // MARK: Compacting the control log
