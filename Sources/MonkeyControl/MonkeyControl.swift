@@ -50,6 +50,7 @@ public enum MonkeyControl {
             ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
         let formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
-        try Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter).run()
+        var runner = Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter)
+        try runner.run()
     }
 }

@@ -49,6 +49,11 @@ public struct DurabilityPolicy: Sendable {
     public private(set) var snapshotBytes = 0
     /// A snapshot is being written; no other starts meanwhile.
     public private(set) var isSnapshotting = false
+    /// Event ids below this are reserved on disk; a renewal asked for.
+    public private(set) var eventsReservedID: UInt64 = 1
+    public private(set) var wantedEventReservation: UInt64?
+    /// How many event ids a reservation covers.
+    public static let eventReservationSize: UInt64 = 4096
     /// A segment is compacted once past this many bytes and twice the last snapshot.
     public var segmentLimit = 8 << 20
 
@@ -143,6 +148,9 @@ public struct DurabilityPolicy: Sendable {
                 book.wantedReservation = nil
             }
             store(book, for: reservation.name)
+        case .eventIDs(let reserved):
+            eventsReservedID = max(eventsReservedID, reserved)
+            if let wanted = wantedEventReservation, wanted <= eventsReservedID { wantedEventReservation = nil }
         case .epochs, .end:
             break
         }
@@ -214,7 +222,24 @@ public struct DurabilityPolicy: Sendable {
     /// The renewals asked for, as records to append with the next commit or
     /// sync; they stay asked for until committed.
     public var wantedReservations: [ControlRecord] {
-        wanting.compactMap { books[$0]?.wantedReservation.map { .reservation($0) } }
+        let sessions = wanting.compactMap { books[$0]?.wantedReservation.map { ControlRecord.reservation($0) } }
+        return sessions + (wantedEventReservation.map { [.eventIDs(reservedThrough: $0)] } ?? [])
+    }
+
+    /// An event is about to get `id`: a reservation to write at once when
+    /// it is not reserved on disk yet (rare); a renewal is asked for at half.
+    public mutating func eventIDUsed(_ id: UInt64) -> ControlRecord? {
+        let renewal = id + 1 + Self.eventReservationSize
+        if id >= eventsReservedID { return .eventIDs(reservedThrough: renewal) }
+        if wantedEventReservation == nil && id + Self.eventReservationSize / 2 >= eventsReservedID {
+            wantedEventReservation = renewal
+        }
+        return nil
+    }
+
+    /// Event ids were reserved on disk before start-up.
+    public mutating func restoreEventReservation(_ reserved: UInt64) {
+        eventsReservedID = max(eventsReservedID, reserved)
     }
 
     private mutating func store(_ book: Book?, for name: SessionName) {
