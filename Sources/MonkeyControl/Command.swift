@@ -7,7 +7,8 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
         switch self {
-        case .start, .set, .odds: [.target, .monkeys, .interval, .alphabet]
+        case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed]
+        case .odds: [.target, .monkeys, .interval, .alphabet]
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines, .all]
         case .tail: [.lines, .follow, .all]
@@ -33,12 +34,18 @@ public struct SettingOptions: Sendable, Equatable {
     public var monkeys: String?
     public var interval: String?
     public var alphabet: String?
+    /// Empty returns the session to fresh randomness.
+    public var seed: String?
 
-    public init(target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil) {
+    public init(
+        target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil,
+        seed: String? = nil
+    ) {
         self.target = target
         self.monkeys = monkeys
         self.interval = interval
         self.alphabet = alphabet
+        self.seed = seed
     }
 
     public var isEmpty: Bool { pairs.isEmpty }
@@ -50,6 +57,7 @@ public struct SettingOptions: Sendable, Equatable {
         if let monkeys { pairs.append(("monkeys", monkeys)) }
         if let interval { pairs.append(("interval", interval)) }
         if let alphabet { pairs.append(("alphabet", alphabet)) }
+        if let seed { pairs.append(("seed", seed)) }
         return pairs
     }
 }

@@ -37,7 +37,7 @@ public enum CommandLineParser {
         case .set:
             let settings = settings(split)
             if settings.isEmpty {
-                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet")
+                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed")
             }
             return .set(session: session, settings: settings)
         case .stop: return .stop(session: session)
@@ -88,7 +88,7 @@ public enum CommandLineParser {
     private static func settings(_ split: Split) -> SettingOptions {
         SettingOptions(
             target: split.value(.target), monkeys: split.value(.monkeys), interval: split.value(.interval),
-            alphabet: split.value(.alphabet))
+            alphabet: split.value(.alphabet), seed: split.value(.seed))
     }
 
     /// The sessions of `log` and `tail`: those named, `--all` for every

@@ -21,8 +21,12 @@ enum Help {
           clear [SESSION]                remove all entries; numbering restarts at 1
           delete [SESSION]               stop and remove SESSION and its log
           status [SESSION]               show SESSION, or every session
-          log [SESSION] [-n N]           print the retained entries, or the last N
-          tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
+          log [SESSION...] [-n N]        print the retained entries, or the last N
+          tail [SESSION...] [-n N] [-f]  print the last 10 (or N) entries; -f follows
+                                         (several sessions, globs such as 'web-*', or --all)
+          events [-f] [--after ID]       print what happened (started, hit, ...); -f follows
+          wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
+                                         block until SESSION hits, stops or types a best
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
@@ -34,6 +38,7 @@ enum Help {
 
         Settings (start, set, odds):
         \(settingsList)
+          --seed S               (start, set) type reproducibly from seed S; "" for fresh randomness
 
         \(commonOptions)
 
@@ -86,6 +91,8 @@ enum Help {
 
             Settings:
             \(settingsList)
+              --seed S               type reproducibly: entry ID's text is a function of S and ID
+                                     (0 to 18446744073709551615; "" returns to fresh randomness)
             """
         case .stop:
             """
@@ -102,6 +109,8 @@ enum Help {
 
             Settings:
             \(settingsList)
+              --seed S               type reproducibly: entry ID's text is a function of S and ID
+                                     (0 to 18446744073709551615; "" returns to fresh randomness)
             """
         case .clear:
             """

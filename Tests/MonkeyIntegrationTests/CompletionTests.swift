@@ -47,13 +47,20 @@ struct CompletionTests {
             show monkeyctl replay --
             show monkeyctl odds ''
             show monkeyctl odds --target x --m
+            show monkeyctl w
+            show monkeyctl wait alpha --
+            show monkeyctl events --session ''
+            show monkeyctl events -
+            show monkeyctl start s --s
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
+                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
-                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys",
+                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "wait",
+                "--socket --json --help --hit --stopped --best --timeout", "alpha be.ta",
+                "--socket --json --help -f --follow --after --session", "--socket --seed",
             ])
     }
 
@@ -68,13 +75,16 @@ struct CompletionTests {
             complete -C 'monkeyctl r' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl replay --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl wait --' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl events --session ' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
         #expect(
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval",
+                "--json", "--monkeys", "--seed", "--socket", "--interval", "--best", "--help", "--hit", "--json",
+                "--socket", "--stopped", "--timeout", "alpha", "be.ta",
             ])
     }
 
@@ -97,7 +107,8 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "_monkeyctl", "start stop set clear delete status log tail ping hello version odds replay help ",
+                "_monkeyctl",
+                "start stop set clear delete status log tail events wait ping hello version odds replay help ",
                 "alpha",
                 "be.ta",
             ])
