@@ -6,10 +6,13 @@ struct HumanFormatter {
     let usesColor: Bool
     /// Set when entries of several sessions are shown: each line starts with its session's name.
     var prefix: SessionPrefix?
+    /// What a `lost` record counts: entries of a follower, or events.
+    var countsEvents = false
 
-    init(usesColor: Bool, prefix: SessionPrefix? = nil) {
+    init(usesColor: Bool, prefix: SessionPrefix? = nil, countsEvents: Bool = false) {
         self.usesColor = usesColor
         self.prefix = prefix
+        self.countsEvents = countsEvents
     }
 
     /// The line (without newline) for one data record of a response.
@@ -60,6 +63,11 @@ struct HumanFormatter {
 
     private func lost(_ record: Record) -> String {
         let count = record.value("count") ?? "some"
+        if countsEvents {
+            // Too old for what the daemon keeps, or skipped for a slow reader.
+            let noun = count == "1" ? "event" : "events"
+            return paint("... \(Visible.escaped(count)) \(noun) lost (no longer kept, or reader too slow)", .warning)
+        }
         let noun = count == "1" ? "entry" : "entries"
         return paint("... \(Visible.escaped(count)) \(noun) skipped (follower too slow)", .warning)
     }

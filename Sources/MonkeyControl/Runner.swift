@@ -126,7 +126,8 @@ struct Runner {
     /// answer it is, and nothing for listings.
     private func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
-        case .status, .log, .tail, .events:
+        // WAIT answers with the session's status record, which says it all.
+        case .status, .log, .tail, .events, .wait:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

@@ -143,6 +143,9 @@ struct ManySessionsTests {
         #expect(ids == ids.sorted())
         let lost = try #require(UInt64(records.first?["count"] ?? ""))
         #expect(lost == (ids.first ?? 0) - 1)
+        // monkeyctl says what was lost in words that fit events.
+        let printed = try MonkeyctlClient(second).run("events", "--after", "0")
+        #expect(printed.lines.first == "... \(lost) events lost (no longer kept, or reader too slow)", "\(printed)")
     }
 
     @Test func anEventsStreamFiltersBySessionAndResumesAfterACursor() throws {
@@ -219,6 +222,11 @@ struct ManySessionsTests {
         #expect(missing.status == 1, "\(missing)")
         let usage = try monkeyctl.run("wait", "quick", "--hit", "--stopped")
         #expect(usage.status == 2, "\(usage)")
+        // With --json, the session's record and nothing else.
+        _ = try daemon.request("STOP quick")
+        let json = try monkeyctl.run("--json", "wait", "quick", "--stopped")
+        #expect(json.status == 0 && json.lines.count == 1, "\(json)")
+        #expect(json.lines.first?.hasPrefix(#"{"type":"session","name":"quick","state":"stopped""#) == true)
     }
 
     @Test func monkeyctlTailOfSeveralSessionsPrefixesTheirNames() throws {
