@@ -148,6 +148,40 @@ struct ManySessionsTests {
         #expect(printed.lines.first == "... \(lost) events lost (no longer kept, or reader too slow)", "\(printed)")
     }
 
+    /// An events reader that stops reading is bounded like a follower: the
+    /// daemon serves others, and the reader is told exactly how many events
+    /// it missed, the ids on either side of the gap agreeing.
+    @Test func aStalledEventsReaderLosesEventsNotTheDaemon() throws {
+        let daemon = try DaemonProcess(configuration: "max_pending_output = 64K\n")
+        let control = try daemon.connect()
+        let stalled = try daemon.connect()
+        try stalled.send(line: "EVENTS")
+        for index in 0..<5 { _ = try control.request("START h\(index) alphabet=a target=a interval=1ms") }
+        let before = daemon.residentKilobytes()
+        for _ in 0..<100 {
+            #expect(try control.request("PING") == ["OK pong"])
+            usleep(10000)  // pacing the load, not synchronisation
+        }
+        let growth = daemon.residentKilobytes() - before
+        #expect(Binaries.isAddressSanitized || growth < 16 * 1024, "memory stays bounded (grew \(growth) KiB)")
+        var lastID: UInt64 = 0
+        var gapChecked = false
+        while !gapChecked, let line = try stalled.readLine() {
+            let record = try fields(line)
+            if record["type"] == "lost" {
+                let lost = try #require(UInt64(record["count"] ?? ""))
+                let next = try #require(try stalled.readLine().map(fields))
+                #expect(UInt64(next["id"] ?? "") == lastID + lost + 1, "\(next) after \(lastID) and \(lost) lost")
+                gapChecked = true
+            } else {
+                let id = try #require(UInt64(record["id"] ?? ""))
+                #expect(lastID == 0 || id == lastID + 1, "ids follow each other until a gap is reported")
+                lastID = id
+            }
+        }
+        #expect(gapChecked)
+    }
+
     @Test func anEventsStreamFiltersBySessionAndResumesAfterACursor() throws {
         let daemon = try DaemonProcess()
         _ = try daemon.request("START exp-a interval=1h")
