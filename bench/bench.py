@@ -197,6 +197,22 @@ class Bench:
                 self.record("fan-out 100×1 kHz: server CPU %", name, figures["cpu_percent"])
             log(f"fan-out pair {pair + 1}/{self.arguments.pairs}")
 
+    def seeded(self):
+        """Typing 10,000 sessions with a seed each (the counter-based
+        generator) against the same without seeds (in the redis column)."""
+        sessions = 10000
+        figure = f"typing {sessions:,} seeded sessions: CPU % of one core (vs unseeded)"
+        for pair in range(self.arguments.pairs):
+            for column, extra in (("monkeyd", ["seeded"]), ("redis", [])):
+                process, path = self.start_monkeyd()
+                try:
+                    figures = self.run_client("typing", path, sessions, self.arguments.typing_seconds, process.pid,
+                                              *extra)
+                finally:
+                    self.stop(process)
+                self.record(figure, column, figures["cpu_percent"])
+            log(f"seeded pair {pair + 1}/{self.arguments.pairs}: {figures}")
+
     def glob_tail(self):
         """`TAIL "*"` over many sessions typing at 10 Hz to several followers,
         against redis `PSUBSCRIBE s*` delivering as many messages of the
@@ -427,6 +443,7 @@ class Bench:
         "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
         "start-up, no state: ms to ready": ("value", 20.0, "<"),
         "odds: worst-case p (1,024 over 256, 10,000 monkeys), ms": ("value", 100.0, "<"),
+        "typing 10,000 seeded sessions: CPU % of one core (vs unseeded)": ("ratio", 1.10, "<="),
         # Issue 17 (group commit).
         "durable CLEAR/INCR single requests/s": ("ratio", 1.0, ">="),
         "durable CLEAR/INCR pipeline requests/s": ("ratio", 1.0, ">="),
@@ -512,8 +529,8 @@ def main():
     parser.add_argument("--latency-seconds", type=float, default=10)
     parser.add_argument("--glob-sessions", type=int, default=1000, help="sessions a TAIL \"*\" follows")
     parser.add_argument("--waiters", type=int, default=1000, help="idle WAITs on one typing session")
-    workloads = ["control", "typing", "fanout", "glob-tail", "waiters", "startup", "odds", "durable", "starts",
-                 "set-latency"]
+    workloads = ["control", "typing", "seeded", "fanout", "glob-tail", "waiters", "startup", "odds", "durable",
+                 "starts", "set-latency"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
@@ -526,7 +543,7 @@ def main():
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
              "starts": bench.starts, "set-latency": bench.set_latency, "glob-tail": bench.glob_tail,
-             "waiters": bench.waiters}[workload]()
+             "waiters": bench.waiters, "seeded": bench.seeded}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)

@@ -9,7 +9,7 @@
  *   loadclient burst    SOCKET LINE COUNT
  *   loadclient latency  SOCKET SESSIONS LINE RATE_HZ SECONDS SERVER_PID
  *   loadclient fsync    DIRECTORY COUNT
- *   loadclient typing   SOCKET SESSIONS SECONDS SERVER_PID
+ *   loadclient typing   SOCKET SESSIONS SECONDS SERVER_PID [seeded]
  *   loadclient fanout   SOCKET monkeyd|redis FOLLOWERS RATE_HZ SECONDS SERVER_PID
  *   loadclient globtail SOCKET monkeyd|redis SESSIONS FOLLOWERS SECONDS SERVER_PID
  *   loadclient waiters  SOCKET WAITERS SECONDS SERVER_PID
@@ -574,6 +574,8 @@ static void pump(int epoll, Follower *followers, uint64_t deadline, void (*tick)
  * clients had started them. With followers, every `stride`th session gets
  * one (`TAIL name last=0`, in `epoll`), up to `samples`; returns how many.
  */
+static int seeded_sessions = 0; /* `typing ... seeded`: each session gets seed=its index */
+
 static int start_typing_sessions(const char *path, int control, int sessions, uint64_t interval, Follower *followers,
                                  int samples, int stride, int epoll) {
     const int batches = 20;
@@ -586,8 +588,9 @@ static int start_typing_sessions(const char *path, int control, int sessions, ui
         size_t used = 0;
         int first = started;
         for (; started < until; started++)
-            used += (size_t)sprintf(request + used, "START s%d monkeys=5 interval=%llums\n", started,
-                                    (unsigned long long)(interval / 1000000));
+            used += (size_t)sprintf(request + used, seeded_sessions ? "START s%d monkeys=5 interval=%llums seed=%d\n"
+                                                                    : "START s%d monkeys=5 interval=%llums\n",
+                                    started, (unsigned long long)(interval / 1000000), started);
         write_all(control, request, used);
         read_lines(control, (size_t)(until - first));
         if (!followers) continue;
@@ -609,7 +612,9 @@ static int start_typing_sessions(const char *path, int control, int sessions, ui
 }
 
 static int command_typing(int argc, char **argv) {
-    if (argc != 6) die("usage: typing SOCKET SESSIONS SECONDS PID");
+    if (argc != 6 && !(argc == 7 && strcmp(argv[6], "seeded") == 0))
+        die("usage: typing SOCKET SESSIONS SECONDS PID [seeded]");
+    seeded_sessions = argc == 7;
     const char *path = argv[2];
     int sessions = atoi(argv[3]);
     double seconds = atof(argv[4]);
