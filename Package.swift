@@ -41,7 +41,9 @@ let package = Package(
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         .testTarget(
             name: "MonkeyIntegrationTests",
-            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"]
+            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"],
+            // Read from the source tree by path (UpgradeTests), not bundled.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -48,8 +48,10 @@ public enum MonkeyControl {
         let socketPath =
             invocation.socketPath
             ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
-        let formatter = HumanFormatter(
+        var formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
-        try Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter).run()
+        if case .events = invocation.command { formatter.countsEvents = true }
+        var runner = Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter)
+        try runner.run()
     }
 }

@@ -50,7 +50,7 @@ extension Daemon {
         watchdogTimer?.cancel()
         for connection in connections.values {
             // An HTTP answer is sent as far as it goes: a body cut short lacks its last chunk.
-            if !connection.isHTTP && (connection.isTailing || connection.isStreaming) {
+            if !connection.isHTTP && connection.hasResponseInProgress {
                 connection.phase = .closing
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }

@@ -49,14 +49,20 @@ struct CompletionTests {
             show monkeyctl odds --target x --m
             show monkeyctl me
             show monkeyctl metrics -
+            show monkeyctl w
+            show monkeyctl wait alpha --
+            show monkeyctl events --session ''
+            show monkeyctl events -
+            show monkeyctl start s --s
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
+                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
                 "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
-                "--socket --json --help",
+                "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout", "alpha be.ta",
+                "--socket --json --help -f --follow --after --session", "--socket --seed",
             ])
     }
 
@@ -73,14 +79,16 @@ struct CompletionTests {
             complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl me' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl metrics --' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl wait --' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl events --session ' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
         #expect(
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics",
-                "--help", "--json", "--socket",
+                "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--json", "--socket",
+                "--best", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha", "be.ta",
             ])
     }
 
@@ -104,7 +112,7 @@ struct CompletionTests {
         #expect(
             lines == [
                 "_monkeyctl",
-                "start stop set clear delete status log tail ping hello version metrics odds replay help ",
+                "start stop set clear delete status log tail events wait ping hello version metrics odds replay help ",
                 "alpha",
                 "be.ta",
             ])

@@ -69,6 +69,11 @@ struct SessionTable {
         dues[slot] = due
     }
 
+    /// The session in `slot`, if the slot holds one.
+    func scheduled(inSlot slot: Int) -> Engine.ScheduledSession? {
+        slot < slots.count ? slots[slot] : nil
+    }
+
     /// Slots in use or free: every session's slot is below this.
     var slotCount: Int { slots.count }
 

@@ -65,6 +65,8 @@ extension Verb {
         case .help: 10
         case .quit: 11
         case .metrics: 12
+        case .events: 13
+        case .wait: 14
         }
     }
 }
@@ -83,7 +85,8 @@ extension ErrorCode {
         case .denied: 7
         case .shuttingDown: 8
         case .storageError: 9
-        case .internal: 10
+        case .timedOut: 10
+        case .internal: 11
         }
     }
 }
