@@ -42,7 +42,7 @@ extension Daemon {
         // A hang-up is reported whatever the interest, so a peer gone both
         // ways that is not being read would wake the loop for ever; nothing
         // can reach it any more.
-        if readiness.contains(.hangUp) && !connection.watched.readable { close(connection) }
+        if !readiness.isDisjoint(with: .hangUp) && !connection.watched.readable { close(connection) }
     }
 
     /// Reads what the client sent, once the bytes read before are used up.
@@ -201,6 +201,10 @@ extension Daemon {
         }
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.phase = Connection.phase(startedBy: reply)
+        // Sessions its globs match may be created while it replays.
+        if let tail = reply.tail, tail.follows, tail.patterns.contains(where: \.isGlob) {
+            globFollowers.insert(connection.token)
+        }
         if let query = reply.eventStream {
             connection.phase = .streamingEvents(
                 Connection.EventStreaming(
@@ -246,7 +250,8 @@ extension Daemon {
             armSyncTimer()
         }
         if store.policy.wantsSnapshot {
-            store.compact(engine.snapshots, nextEpoch: engine.nextEpoch, replyingOn: queue)
+            store.compact(
+                engine.snapshots, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID, replyingOn: queue)
         }
     }
 

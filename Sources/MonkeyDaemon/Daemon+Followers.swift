@@ -37,6 +37,8 @@ extension Daemon {
         case .following(let following):
             for name in following.sessions { removeFollower(connection.token, of: name) }
             globFollowers.remove(connection.token)
+        case .tailing:
+            globFollowers.remove(connection.token)
         case .streamingEvents:
             eventFollowers.remove(connection.token)
         case .waiting(let waiting):
@@ -69,17 +71,31 @@ extension Daemon {
         engine.setFollowed(name, false)
     }
 
-    /// A session was created: TAILs whose globs match it follow it too.
+    /// A session was created: TAILs whose globs match it follow it too,
+    /// from its first entry, also those still replaying.
     func followNewSession(_ name: SessionName) {
         for token in globFollowers {
-            guard let connection = connections[token], case .following(var following) = connection.phase,
-                case .several(let patterns, var sessions) = following.scope,
-                patterns.contains(where: { $0.isGlob && $0.matches(name) })
-            else { continue }
-            sessions.insert(name)
-            following.scope = .several(patterns: patterns, sessions: sessions)
-            connection.phase = .following(following)
-            addFollower(token, of: name)
+            guard let connection = connections[token] else { continue }
+            switch connection.phase {
+            case .following(var following):
+                guard case .several(let patterns, var sessions) = following.scope,
+                    patterns.contains(where: { $0.isGlob && $0.matches(name) })
+                else { continue }
+                sessions.insert(name)
+                following.scope = .several(patterns: patterns, sessions: sessions)
+                connection.phase = .following(following)
+                addFollower(token, of: name)
+            case .tailing(var tail):
+                guard tail.patterns.contains(where: { $0.isGlob && $0.matches(name) }) else { continue }
+                if tail.written[name] != nil {
+                    tail.written[name] = 0  // deleted and created again: the new one from its start
+                } else if tail.current?.session != name && !tail.pending.contains(name) {
+                    tail.pending.append(name)
+                }
+                connection.phase = .tailing(tail)
+            default:
+                continue
+            }
         }
     }
 

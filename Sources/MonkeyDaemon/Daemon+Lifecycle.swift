@@ -21,6 +21,8 @@ extension Daemon {
                     engine.snapshots.map { ($0.name, $0.settings.interval) }, uniquingKeysWith: { $1 }))
             store.changeJournalLimit(to: loaded.journalSize)
             store.changeControlLogLimit(to: loaded.controlLogSize)
+            // Streams keep their place by id, so dropping the oldest is safe.
+            eventLog.setCapacity(loaded.maximumEvents)
             events.record(
                 Event(
                     kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,

@@ -42,7 +42,7 @@ extension Daemon {
     func flushStore() {
         syncTimer?.cancel()
         commitChanges()
-        store.close(engine.snapshots, nextEpoch: engine.nextEpoch)
+        store.close(engine.snapshots, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID)
     }
 }
 

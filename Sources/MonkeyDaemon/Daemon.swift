@@ -133,6 +133,8 @@ final class Daemon: @unchecked Sendable {
             timer.resume()
             tickTimer = timer
             rearmTimer()
+            // The events of the sessions restored (written like typed entries).
+            armSyncTimer()
 
             watchSignals()
             Syscalls.ignoreSignal(Signal.brokenPipe)

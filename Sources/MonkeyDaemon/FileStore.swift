@@ -250,7 +250,9 @@ final class FileStore: @unchecked Sendable {
     /// Starts a new segment of the control log and has the writer write a
     /// snapshot of `sessions` (every session's state as the segments so far
     /// hold it), then remove those segments.
-    func compact(_ sessions: [SessionSnapshot], nextEpoch: UInt64, replyingOn queue: DispatchQueue) {
+    func compact(
+        _ sessions: [SessionSnapshot], nextEpoch: UInt64, nextEventID: UInt64, replyingOn queue: DispatchQueue
+    ) {
         let covered = controlLog.segment
         do {
             try controlLog.startNextSegment()
@@ -260,7 +262,7 @@ final class FileStore: @unchecked Sendable {
             return
         }
         policy.beganSnapshot(nextSegment: controlLog.segment, segmentBytes: controlLog.length)
-        let state = self.state(of: sessions, nextEpoch: nextEpoch, exact: false)
+        let state = self.state(of: sessions, nextEpoch: nextEpoch, nextEventID: nextEventID, exact: false)
         let writer = self.writer
         writer.queue.async { [self] in
             let outcome = Result { () throws(StorageError) in try writer.writeSnapshot(state, segment: covered) }
@@ -278,10 +280,15 @@ final class FileStore: @unchecked Sendable {
     }
 
     /// The control state of `sessions`, with the reservations on disk (or,
-    /// `exact`, none beyond what was handed out: a clean shutdown).
-    private func state(of sessions: [SessionSnapshot], nextEpoch: UInt64, exact: Bool) -> ControlState {
+    /// `exact`, none beyond what was handed out: a clean shutdown). The
+    /// snapshot replaces the segments that hold the event ids' reservation,
+    /// so it must carry it: without it, ids would be given again after a crash.
+    private func state(
+        of sessions: [SessionSnapshot], nextEpoch: UInt64, nextEventID: UInt64, exact: Bool
+    ) -> ControlState {
         var state = ControlState()
         state.nextEpoch = nextEpoch
+        state.eventsReservedID = exact ? nextEventID : max(policy.eventsReservedID, nextEventID)
         for snapshot in sessions {
             guard !exact, let book = policy.books[snapshot.name], book.epoch == snapshot.epoch else {
                 state.sessions[snapshot.name] = StoredSession.exact(snapshot)
@@ -297,10 +304,10 @@ final class FileStore: @unchecked Sendable {
     /// At a clean shutdown: waits for a sync or snapshot in progress, then
     /// writes everything, folds the journal, and writes a snapshot of each
     /// session's exact state.
-    func close(_ sessions: [SessionSnapshot], nextEpoch: UInt64) {
+    func close(_ sessions: [SessionSnapshot], nextEpoch: UInt64, nextEventID: UInt64) {
         let outbox = takeOutbox()
         let writer = self.writer
-        let state = self.state(of: sessions, nextEpoch: nextEpoch, exact: true)
+        let state = self.state(of: sessions, nextEpoch: nextEpoch, nextEventID: nextEventID, exact: true)
         let segment = controlLog.segment
         let failure = writer.queue.sync { writer.close(outbox, state: state, segment: segment) }
         if let failure { _ = noteFailure(failure) }

@@ -59,7 +59,25 @@ extension FileWriter {
                 loaded.sessions.append((session, stored, recordCount))
                 if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             } catch {
-                report(.error, "session \(name) could not be loaded: \(error.message)")
+                // The session goes on without its entries, its ids past them;
+                // the file is kept for the operator. If it cannot even be set
+                // aside, starting would lose it at the next compaction.
+                let path = entriesPath(name)
+                do {
+                    try Syscalls.rename(path, to: path + ".unreadable")
+                } catch let renaming {
+                    throw StorageError(
+                        "session \(name) cannot be loaded: \(error.message), nor can the file be set aside:"
+                            + " \(renaming.reason)")
+                }
+                report(
+                    .error,
+                    "session \(name): \(error.message); moved the file to \(path).unreadable, the session goes on"
+                        + " without its entries")
+                let (session, recordCount, fromJournal) = try loadSession(
+                    stored, retention: retention, journal: journal, buffer: &buffer, report: report)
+                loaded.sessions.append((session, stored, recordCount))
+                if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             }
         }
         removeEntriesFilesOfNoSession(names, state: state, isDamaged: isDamaged, report: report)

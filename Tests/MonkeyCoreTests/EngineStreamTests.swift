@@ -118,6 +118,23 @@ struct EngineStreamTests {
         #expect(harness.engine.fill(&tail, into: &output, byteLimit: .max) == .sessionGone)
     }
 
+    /// A LOG of several sessions writes each as it is when its turn comes:
+    /// entries typed while it is being written are not part of it.
+    @Test func aLogOfSeveralSessionsStopsAtWhatEachHeldWhenItsTurnCame() throws {
+        var harness = try typed(4)
+        try harness.expectOK("START b")
+        var tail = try #require(try harness.send("LOG a b", now: ms(450)).tail)
+        var output: [UInt8] = []
+        #expect(harness.engine.fill(&tail, into: &output, byteLimit: 1) == .more)
+        _ = harness.tick(now: ms(500))
+        _ = harness.tick(now: ms(600))
+        #expect(harness.engine.fill(&tail, into: &output, byteLimit: .max) != .more)
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        let ofA = lines.filter { $0.contains("session=a ") }
+        #expect(ofA.count == 4, "a had 4 entries when its turn came: \(lines)")
+        #expect(lines.contains { $0.contains("session=b ") }, "b's turn came after its ticks")
+    }
+
     @Test func hitsAreMarked() throws {
         var harness = try typed(3, start: "START a alphabet=ab monkeys=2 target=b")
         let records = try harness.drain(try harness.send("LOG a"))

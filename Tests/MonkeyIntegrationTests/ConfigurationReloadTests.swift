@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MonkeyCore
 import Testing
 
 /// monkeyd.conf at start-up and on SIGHUP: bad files are refused with the
@@ -37,6 +38,42 @@ struct ConfigurationReloadTests {
         _ = try #require(daemon.notify.waitFor("READY=1"))
         #expect(try daemon.request("START b interval=1h") == ["OK started b"])
         #expect(eventually { daemon.standardError.contains("reloaded the configuration from \(path)") })
+    }
+
+    /// A reload applies `max_events` at once: the oldest events go.
+    @Test func reloadAppliesMaxEventsAtOnce() throws {
+        let daemon = try DaemonProcess(configuration: "max_events = 100\n")
+        for index in 0..<10 { _ = try daemon.request("START s\(index) interval=1h") }
+        #expect(try daemon.request("EVENTS after=0\n").count == 21, "20 events and OK")
+        try "max_events = 4\n".write(
+            toFile: daemon.directory.path + "/monkeyd.conf", atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        _ = try #require(daemon.notify.waitFor("READY=1"))
+        let kept = try daemon.request("EVENTS after=0\n").dropLast().map(fields)
+        #expect(kept.first?["type"] == "lost" && kept.first?["count"] == "16", "\(kept)")
+        #expect(kept.dropFirst().compactMap { $0["id"] } == ["17", "18", "19", "20"])
+    }
+
+    /// The events of restored sessions reach the disk like typed entries,
+    /// within sync_interval, with nothing else going on.
+    @Test func restoredEventsAreSyncedWithoutOtherActivity() throws {
+        let state = TemporaryDirectory()
+        let configuration = "sync_interval = 20ms\n"
+        let first = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try first.request("START s interval=1h")
+        try first.stop()
+        let second = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let restored = try #require(try second.request("EVENTS after=0\n").dropLast().map(fields).last)
+        #expect(restored["kind"] == "restored")
+        let events = state.path + "/sessions/events"
+        func onDisk() -> [StreamEvent] {
+            EventFile.decode(Array((try? Data(contentsOf: URL(fileURLWithPath: events))) ?? Data())).events
+        }
+        #expect(eventually { onDisk().contains { $0.kind == .restored } }, "synced within sync_interval")
+        try second.stop(signal: SIGKILL)
+        let third = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let ids = try third.request("EVENTS after=0\n").dropLast().map(fields).filter { $0["kind"] == "restored" }
+        #expect(ids.first?["id"] == restored["id"], "the first restored event survived the crash")
     }
 
     @Test func typedEntriesAreLoggedOnlyWhenConfigured() throws {

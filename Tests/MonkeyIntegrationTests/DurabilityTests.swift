@@ -163,6 +163,36 @@ struct DurabilityTests {
         #expect(try again.request("STATUS bad").last == "OK")
     }
 
+    /// An entries file that cannot be read is set aside, never deleted: the
+    /// session goes on with its settings and ids past the old ones, and it
+    /// stays through the next compaction.
+    @Test func anUnreadableEntriesFileIsSetAsideAndTheSessionGoesOn() throws {
+        let state = TemporaryDirectory()
+        let first = try DaemonProcess(stateDirectory: state.path)
+        _ = try first.request("START s target=abc interval=1ms")
+        #expect(try eventually { try Int(fields(first.request("STATUS s")[0])["entries"] ?? "") ?? 0 >= 20 })
+        _ = try first.request("STOP s")
+        let lastID = try #require(try Self.entries(first.request("LOG s")).last?.id)
+        try first.stop()
+        let path = state.path + "/sessions/s.entries"
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)  // reads fail
+
+        let second = try DaemonProcess(configuration: "control_log_size = 64K\n", stateDirectory: state.path)
+        #expect(eventually { second.standardError.contains("moved the file to \(path).unreadable") })
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: path + ".unreadable", isDirectory: &isDirectory))
+        let status = try fields(second.request("STATUS s")[0])
+        #expect(status["target"] == "abc" && status["state"] == "stopped" && status["entries"] == "0")
+        _ = try second.request("START s")
+        #expect(try eventually { try !second.request("LOG s").dropLast().isEmpty })
+        let next = try #require(try Self.entries(second.request("LOG s")).first?.id)
+        #expect(next > lastID, "ids go on past the old ones")
+        try second.stop()
+        let third = try DaemonProcess(stateDirectory: state.path)
+        #expect(try fields(third.request("STATUS s")[0])["target"] == "abc", "the session stays")
+    }
+
     @Test func deleteRemovesTheFilesAndClearEmptiesThem() throws {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n", stateDirectory: state.path)

@@ -39,6 +39,22 @@ struct ManySessionsTests {
         #expect(rest.allSatisfy { $0.hasPrefix("entry session=exp-") || $0 == "OK" })
     }
 
+    /// A session created while a glob TAIL still replays (its client has
+    /// not read the replay yet) joins it as well, from its first entry.
+    @Test func aGlobTailStillReplayingPicksUpASessionCreatedMeanwhile() throws {
+        let daemon = try DaemonProcess(configuration: "max_pending_output = 4K\n")
+        _ = try daemon.request("START exp-big monkeys=500 interval=1ms")
+        #expect(try eventually { try Int(fields(daemon.request("STATUS exp-big")[0])["entries"] ?? "0") ?? 0 >= 300 })
+        _ = try daemon.request("STOP exp-big")
+        let tail = try daemon.connect()
+        try tail.send(line: #"TAIL "exp-*""#)
+        // Not read yet: the replay of exp-big waits on a full socket.
+        _ = try daemon.request("START exp-new interval=5ms")
+        let lines = try Self.readUntil(tail) { $0.contains("session=exp-new") }
+        let first = try #require(try lines.last.map(fields))
+        #expect(first["id"] == "1", "from its first entry: \(first)")
+    }
+
     @Test func aDeletedSessionOfSeveralIsReportedAndTheStreamGoesOn() throws {
         let daemon = try DaemonProcess()
         _ = try daemon.request("START a interval=5ms")
@@ -204,6 +220,26 @@ struct ManySessionsTests {
         #expect(answer.count == 2 && answer.last == "OK", "\(answer)")
         let event = try fields(answer[0])
         #expect(event["type"] == "event" && event["kind"] == "hit" && event["text"]?.contains("a") == true)
+    }
+
+    /// A client that hangs up while it waits is gone: its connection is
+    /// closed, and the daemon does not wake up for it again.
+    @Test func aWaiterThatHangsUpIsClosed() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.request("START s target=monkey monkeys=1 interval=1h")
+        func clients() throws -> Int? {
+            let line = try daemon.request("METRICS").first { $0.hasPrefix("monkeyd_clients ") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        var waiter: ClientConnection? = try daemon.connect()
+        try waiter?.send(line: "WAIT s for=hit")
+        #expect(try eventually { try clients() == 2 }, "the waiter and the METRICS request")
+        waiter = nil  // closes it
+        #expect(try eventually { try clients() == 1 }, "only the METRICS request")
+        let before = try daemon.wakeUps()["connections"] ?? 0
+        usleep(300_000)  // a window in which a spinning loop would wake up many times
+        let after = try daemon.wakeUps()["connections"] ?? 0
+        #expect(after - before <= 4, "woke \(after - before) times for connections")
     }
 
     @Test func waitOnAHopelessSessionTimesOut() throws {

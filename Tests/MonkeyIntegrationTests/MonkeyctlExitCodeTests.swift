@@ -66,7 +66,7 @@ struct MonkeyctlExitCodeTests {
         (["stop", "a", "b"], "too many arguments for 'stop': 'b'"),
         (["stop", "--monkeys", "3"], "'stop' does not take the option '--monkeys'"),
         (["log", "-f"], "'log' does not take the option '-f'"),
-        (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet"),
+        (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed"),
         (["--socket=", "ping"], "--socket needs a path, not an empty string"),
         (["--json=yes", "ping"], "option '--json' does not take a value"),
         (["help", "frobnicate"], "no help for unknown subcommand 'frobnicate'"),

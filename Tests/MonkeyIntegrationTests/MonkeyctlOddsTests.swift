@@ -190,7 +190,7 @@ struct MonkeyctlOddsTests {
             ["replay", "--seed", "1", "--id", "1", "--monkeys", "3", "--target", "x"],
             "'replay' does not take the option '--target'"
         ),
-        (["start", "--seed", "1"], "'start' does not take the option '--seed'"),
+        (["stop", "--seed", "1"], "'stop' does not take the option '--seed'"),
     ]
 
     @Test(arguments: usageErrors)

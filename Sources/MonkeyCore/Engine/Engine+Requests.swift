@@ -275,7 +275,6 @@ extension Engine {
                 tail.current = nil
             }
             guard !tail.pending.isEmpty else { break }
-            // A LOG writes each session's retained entries as they are now, no more.
             let name = tail.pending.removeFirst()
             guard let log = sessions[name]?.session.log else {
                 Self.appendDeleted(name, to: &output)
@@ -283,7 +282,10 @@ extension Engine {
             }
             let selected = log.positions(afterID: nil, last: tail.last)
             let lastID = selected.isEmpty ? (log.newest?.id ?? 0) : log[selected.lowerBound].id - 1
-            tail.current = LogStream(session: name, lastID: lastID, throughID: nil)
+            // A LOG writes each session's entries as they are when its turn
+            // comes, none typed while it is written.
+            let throughID = tail.follows ? nil : max(lastID, log.newest?.id ?? 0)
+            tail.current = LogStream(session: name, lastID: lastID, throughID: throughID)
         }
         // What the sessions replayed first typed while the others were.
         for name in tail.written.keys.sorted() where tail.follows {

@@ -36,10 +36,6 @@ public struct EventLog: Sendable {
 
     /// Ids below `id` may have been handed out before a crash: the next
     /// event gets at least `id`.
-    public mutating func skip(toID id: UInt64) {
-        nextID = max(nextID, id)
-    }
-
     public mutating func setCapacity(_ capacity: Int) {
         precondition(capacity > 0, "a log holds at least one event")
         self.capacity = capacity
