@@ -61,7 +61,8 @@ struct CompletionTests {
                 "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
                 "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
-                "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout", "alpha be.ta",
+                "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout",
+                "alpha be.ta",
                 "--socket --json --help -f --follow --after --session", "--socket --seed",
             ])
     }
