@@ -16,13 +16,6 @@ public struct Engine {
     public var plan = TickPlan()
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
     private var dueScratch: [TickScheduler.Item] = []
-    /// Sums what `SessionTable.touch` read, so that the reads are not optimised away.
-    private var warmth = 0
-    /// How many sessions of a batch are read ahead of typing at a time: enough
-    /// for their cache misses to overlap, few enough that what was read is
-    /// still in cache when they type. Reading a whole batch of 1,000 ahead,
-    /// what was read for the first sessions was evicted again before they typed.
-    static let sessionsReadAhead = 64
     /// Odds worked out lately (see `odds(of:)`).
     private var oddsCache: [OddsKey: Odds?] = [:]
     /// How late each tick ran: the wake-up's time minus the tick's due time
@@ -186,10 +179,7 @@ public struct Engine {
         // queue keeps this order and only a batch with newcomers is sorted.
         if !batch.isInIncreasingOrder { batch.sort() }
         let plan = self.plan
-        for (index, item) in batch.enumerated() {
-            if index % Self.sessionsReadAhead == 0 {
-                warmth &+= sessions.touch(batch[index..<min(index + Self.sessionsReadAhead, batch.count)])
-            }
+        for item in batch {
             // Checked again: a session scheduled twice for the same time ticks once.
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in

@@ -103,18 +103,6 @@ struct SessionTable {
         for slot in slots.indices { slots[slot]?.modify(body) }
     }
 
-    /// Reads what ticking each of these sessions will read first. The reads
-    /// do not depend on one another, so their cache misses overlap instead
-    /// of coming one after another as the ticks reach them: with thousands
-    /// of sessions, waiting for memory was most of a tick's cost.
-    func touch(_ items: ArraySlice<TickScheduler.Item>) -> Int {
-        var sum = 0
-        for item in items {
-            sum &+= slots[item.slot]?.session.touch() ?? 0
-        }
-        return sum
-    }
-
     /// Adds up something over every session, reading each where it lies.
     func reduce<Total>(_ initial: Total, _ add: (inout Total, borrowing Session) -> Void) -> Total {
         var total = initial

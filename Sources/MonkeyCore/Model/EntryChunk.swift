@@ -23,9 +23,6 @@ final class EntryChunk: @unchecked Sendable {
 
     func copy() -> EntryChunk { EntryChunk(copying: self) }
 
-    /// The id in `slot`, read without building the entry.
-    func id(inSlot slot: Int) -> UInt64 { slots[slot].id }
-
     subscript(slot: Int) -> Entry {
         let packed = slots[slot]
         let text = packed.longTextIndex.map { longTexts[$0] } ?? packed.inlineText

@@ -48,12 +48,6 @@ public struct EntryLog: Sendable {
     public var newest: Entry? { isEmpty ? nil : filling?[fillingCount - 1] }
     public var oldest: Entry? { isEmpty ? nil : self[0] }
 
-    /// Reads where the next entry goes (see `SessionTable.touch`).
-    func touch() -> Int {
-        guard let filling else { return 0 }
-        return Int(truncatingIfNeeded: filling.id(inSlot: fillingCount - 1))
-    }
-
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {

@@ -57,11 +57,6 @@ public struct Session: Sendable {
             typed: typed, hits: hits, bestLength: bestLength, epoch: epoch)
     }
 
-    /// Reads the parts of the session a tick reads first (see `SessionTable.touch`).
-    func touch() -> Int {
-        settings.monkeys &+ Int(truncatingIfNeeded: nextID) &+ log.touch()
-    }
-
     /// Types one entry: each monkey types one character.
     public mutating func type(using random: inout WyRand) -> Entry {
         let text: String
