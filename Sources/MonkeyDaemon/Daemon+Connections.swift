@@ -175,7 +175,8 @@ extension Daemon {
         }
         let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         guard let change = reply.change else {
-            requestCounts.note(request.verb, reply.errorCode)
+            // A WAIT left waiting is counted when it ends, with how it ended.
+            if reply.wait == nil { requestCounts.note(request.verb, reply.errorCode) }
             carryOut(reply, on: connection)
             return
         }

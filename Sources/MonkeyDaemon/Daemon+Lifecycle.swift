@@ -53,6 +53,7 @@ extension Daemon {
         for connection in connections.values {
             // An HTTP answer is sent as far as it goes: a body cut short lacks its last chunk.
             if !connection.isHTTP && connection.hasResponseInProgress {
+                if case .waiting = connection.phase { requestCounts.note(.wait, .shuttingDown) }
                 connection.phase = .closing
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }

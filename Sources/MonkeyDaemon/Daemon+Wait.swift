@@ -31,6 +31,11 @@ extension Daemon {
     }
 
     private func finishWaiting(_ connection: Connection, with status: Status) {
+        if case .error(let error) = status {
+            requestCounts.note(.wait, error.code)
+        } else {
+            requestCounts.note(.wait, nil)
+        }
         stopStreaming(connection)
         connection.phase = .requests
         appendStatus(status, to: connection)

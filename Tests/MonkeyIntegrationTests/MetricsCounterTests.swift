@@ -63,6 +63,20 @@ struct MetricsCounterTests {
         #expect(scrape["monkeyd_requests_total{verb=\"tail\",result=\"ok\"}"] == 0, "every verb has its ok series")
     }
 
+    /// A WAIT is counted when it ends, with how it ended.
+    @Test func aWaitIsCountedWithItsOutcome() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.request("START quick alphabet=a target=a interval=1ms")
+        _ = try daemon.request("START never target=monkey interval=1h")
+        #expect(try daemon.request("WAIT never for=hit timeout=20ms").first?.hasPrefix("ERR timed-out") == true)
+        #expect(try daemon.request("WAIT quick for=hit timeout=10s").last == "OK")
+        _ = try daemon.request("STOP never")
+        #expect(try daemon.request("WAIT never for=stopped").first?.hasPrefix("session ") == true, "met at once")
+        let scrape = try MetricsScrape(daemon)
+        #expect(scrape["monkeyd_requests_total{verb=\"wait\",result=\"timed-out\"}"] == 1)
+        #expect(scrape["monkeyd_requests_total{verb=\"wait\",result=\"ok\"}"] == 2, "the hit, and stopped at once")
+    }
+
     @Test func ticksAndSyncsAreTimed() throws {
         let daemon = try DaemonProcess(configuration: "sync_interval = 20ms\n")
         _ = try daemon.request("START a interval=10ms")
