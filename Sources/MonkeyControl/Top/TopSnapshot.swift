@@ -1,0 +1,169 @@
+import MonkeyCore
+
+/// One session as STATUS describes it, with the figures `top` shows read
+/// into numbers once, when the line arrives.
+struct SessionFigures: Equatable, Sendable {
+    var name: String
+    var isRunning: Bool
+    var monkeys: Int
+    /// As the daemon writes it (`100ms`).
+    var interval: String
+    /// The interval in seconds; nil if it could not be read.
+    var intervalSeconds: Double?
+    var alphabet: String
+    /// Empty: no target.
+    var target: String
+    var typed: UInt64
+    var entries: UInt64
+    var hits: UInt64
+    var best: String
+    /// 1/p; nil without a target or when it is `never`.
+    var expectedEntries: WideNumber?
+    /// The mean wait for the next hit while typing; nil as `expectedEntries`.
+    var expectedSeconds: WideNumber?
+    /// The probability of at least one hit in what was typed; nil without a target.
+    var chance: WideNumber?
+
+    var hasTarget: Bool { !target.isEmpty }
+
+    /// A target that can never be typed with these settings (p = 0).
+    var isHopeless: Bool { hasTarget && expectedEntries == nil }
+
+    /// Best progress as a fraction of the target (0 without one).
+    var progress: Double {
+        let length = target.unicodeScalars.count
+        guard length > 0 else { return 0 }
+        return Double(best.unicodeScalars.count) / Double(length)
+    }
+
+    /// The entries a second the interval sets, while running.
+    var nominalRate: Double {
+        guard isRunning, let seconds = intervalSeconds, seconds > 0 else { return 0 }
+        return 1 / seconds
+    }
+
+    /// Reads a `session` record of STATUS; nil for another record or one
+    /// without a name.
+    init?(_ record: Record) {
+        guard record.type == "session" else { return nil }
+        var name: String?
+        var figures = SessionFigures(name: "")
+        for (key, value) in record.fields {
+            switch key {
+            case "name": name = value
+            case "state": figures.isRunning = value == "running"
+            case "monkeys": figures.monkeys = Int(value) ?? 0
+            case "interval":
+                figures.interval = value
+                figures.intervalSeconds = Interval(parsing: value).map { Double($0.nanoseconds) / 1e9 }
+            case "alphabet": figures.alphabet = value
+            case "target": figures.target = value
+            case "typed": figures.typed = UInt64(value) ?? 0
+            case "entries": figures.entries = UInt64(value) ?? 0
+            case "hits": figures.hits = UInt64(value) ?? 0
+            case "best": figures.best = value
+            case "expected_entries": figures.expectedEntries = WideNumber(parsing: value)
+            case "expected_seconds": figures.expectedSeconds = WideNumber(parsing: value)
+            case "chance": figures.chance = WideNumber(parsing: value)
+            default: break
+            }
+        }
+        guard let name else { return nil }
+        figures.name = name
+        self = figures
+    }
+
+    /// A session with these figures (for tests and the reader above).
+    init(
+        name: String, isRunning: Bool = false, monkeys: Int = 1, interval: String = "100ms",
+        intervalSeconds: Double? = 0.1, alphabet: String = "abcdefghijklmnopqrstuvwxyz", target: String = "",
+        typed: UInt64 = 0, entries: UInt64 = 0, hits: UInt64 = 0, best: String = "",
+        expectedEntries: WideNumber? = nil, expectedSeconds: WideNumber? = nil, chance: WideNumber? = nil
+    ) {
+        self.name = name
+        self.isRunning = isRunning
+        self.monkeys = monkeys
+        self.interval = interval
+        self.intervalSeconds = intervalSeconds
+        self.alphabet = alphabet
+        self.target = target
+        self.typed = typed
+        self.entries = entries
+        self.hits = hits
+        self.best = best
+        self.expectedEntries = expectedEntries
+        self.expectedSeconds = expectedSeconds
+        self.chance = chance
+    }
+}
+
+/// What the daemon says about itself: HELLO and a few lines of METRICS.
+struct DaemonFigures: Equatable, Sendable {
+    /// From HELLO's `version=`.
+    var version: String?
+    /// `monkeyd_start_time_seconds`: when it started, in Unix time.
+    var startTime: Double?
+    /// `monkeyd_clients`.
+    var clients: Int?
+
+    /// Reads `version=` from HELLO's OK text (`monkeyd version=0.1.0 protocol=1`).
+    mutating func read(hello text: String) {
+        for word in text.split(separator: " ") where word.hasPrefix("version=") {
+            version = String(word.dropFirst("version=".count))
+        }
+    }
+
+    /// Reads one line of METRICS, keeping the samples `top` shows.
+    mutating func read(metricsLine line: String) {
+        guard line.hasPrefix("monkeyd_"), let space = line.lastIndex(of: " ") else { return }
+        let name = line[..<space]
+        let value = line[line.index(after: space)...]
+        switch name {
+        case "monkeyd_start_time_seconds": startTime = Double(value)
+        case "monkeyd_clients": clients = Double(value).map { Int($0) }
+        default: break
+        }
+    }
+}
+
+/// Everything one refresh of `top` learnt, and the rate of each session
+/// since the refresh before.
+struct TopSnapshot: Equatable, Sendable {
+    var daemon: DaemonFigures
+    /// In the daemon's order (by name).
+    var sessions: [SessionFigures]
+    /// Entries a second since the previous snapshot, by session name;
+    /// missing for a session new since then or cleared meanwhile.
+    var measuredRates: [String: Double] = [:]
+    /// When STATUS was answered, in monotonic nanoseconds.
+    var takenAt: UInt64
+
+    init(daemon: DaemonFigures, sessions: [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
+        self.daemon = daemon
+        self.sessions = sessions
+        self.takenAt = takenAt
+        guard let previous, takenAt > previous.takenAt else { return }
+        let seconds = Double(takenAt - previous.takenAt) / 1e9
+        guard seconds >= 0.05 else {
+            measuredRates = previous.measuredRates
+            return
+        }
+        var before: [String: UInt64] = [:]
+        before.reserveCapacity(previous.sessions.count)
+        for session in previous.sessions { before[session.name] = session.typed }
+        for session in sessions {
+            guard let typed = before[session.name], session.typed >= typed else { continue }
+            measuredRates[session.name] = Double(session.typed - typed) / seconds
+        }
+    }
+
+    /// Entries a second: measured between the last two refreshes, or, on
+    /// the first one, what the interval sets.
+    func rate(of session: SessionFigures) -> Double {
+        measuredRates[session.name] ?? session.nominalRate
+    }
+
+    var totalTyped: UInt64 { sessions.reduce(0) { $0 &+ $1.typed } }
+    var totalHits: UInt64 { sessions.reduce(0) { $0 &+ $1.hits } }
+    var runningCount: Int { sessions.reduce(0) { $0 + ($1.isRunning ? 1 : 0) } }
+}
