@@ -2,7 +2,7 @@ import MonkeyCore
 
 /// The subcommands of `monkeyctl`, as spelled on the command line.
 public enum Subcommand: String, Sendable, CaseIterable {
-    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help, odds, replay
+    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help, odds, replay, top
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
@@ -11,6 +11,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines]
         case .tail: [.lines, .follow]
+        case .top: [.once]
         case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
         }
     }
@@ -18,7 +19,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .odds, .replay: 0
+        case .ping, .hello, .version, .odds, .replay, .top: 0
         case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .help: 1
         }
     }
@@ -107,6 +108,9 @@ public enum Command: Sendable, Equatable {
     case odds(OddsQuestion)
     /// The text of one entry of a seeded session, typed again here.
     case replay(ReplayQuestion)
+    /// The full-screen live view, or with `once` (or off a terminal) one
+    /// snapshot table.
+    case top(once: Bool)
 
     /// The session a command works on when none is named.
     public static let defaultSession = "default"

@@ -60,6 +60,11 @@ public enum CommandLineParser {
                 try LocalQuestion.replay(
                     seed: split.value(.seed), id: split.value(.id), monkeys: split.value(.monkeys),
                     alphabet: split.value(.alphabet)))
+        case .top:
+            if split.has(.json) {
+                throw UsageError("'top' is for people; 'monkeyctl status --json' gives the same figures as JSON")
+            }
+            return .top(once: split.has(.once))
         case .help:
             guard let argument else { return .help(nil) }
             guard let topic = Subcommand(rawValue: argument) else {

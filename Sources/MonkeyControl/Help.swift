@@ -23,6 +23,7 @@ enum Help {
           status [SESSION]               show SESSION, or every session
           log [SESSION] [-n N]           print the retained entries, or the last N
           tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
+          top [--once]                   a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
@@ -143,6 +144,30 @@ enum Help {
               -f, --follow           then keep printing entries as they are typed, until
                                      Ctrl-C (exit status 0). A follower too slow to keep up
                                      sees "... N entries skipped".
+            """
+        case .top:
+            """
+            Usage: monkeyctl top [--once]
+
+            A full-screen view of every session, refreshed every second: the daemon's
+            version, uptime, sessions, clients and totals, then one row per session
+            with its state, monkeys, interval, entries a second, entries typed, hits,
+            the chance of a hit so far, the expected wait for the next one, and its
+            best progress drawn against the target (the part typed so far highlighted).
+
+            Keys:
+              up, down, PgUp, PgDn, Home, End   select a session
+              space                  start or stop the selected session
+              c                      clear it (asks first: y clears, any other key keeps it)
+              Enter                  show its new entries in a lower pane; Enter again hides it
+              o                      sort by the next of: name, rate, typed, hits, chance,
+                                     wait, best
+              q, Ctrl-C              quit, leaving the terminal as it was
+
+            When standard output is not a terminal, or with --once, it prints one table
+            of every session, sorted by name, and exits.
+
+              --once                 print one table and exit, even on a terminal
             """
         case .ping:
             """

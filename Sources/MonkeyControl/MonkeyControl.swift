@@ -50,6 +50,9 @@ public enum MonkeyControl {
             ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
         let formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
-        try Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter).run()
+        try Runner(
+            invocation: invocation, socketPath: socketPath, console: console, formatter: formatter,
+            environment: environment
+        ).run()
     }
 }

@@ -4,6 +4,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     case target, monkeys, interval, alphabet
     case lines, follow
     case seed, id
+    case once
 
     var long: String {
         switch self {
@@ -19,6 +20,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .follow: "follow"
         case .seed: "seed"
         case .id: "id"
+        case .once: "once"
         }
     }
 
@@ -34,7 +36,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     var takesValue: Bool {
         switch self {
         case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id: true
-        case .json, .help, .version, .follow: false
+        case .json, .help, .version, .follow, .once: false
         }
     }
 

@@ -18,7 +18,7 @@ enum RequestLine {
             RequestEncoder.line(follow ? .tail : .log, words: [session], settings: [("last", String(last))])
         case .ping: RequestEncoder.line(.ping)
         case .hello: RequestEncoder.line(.hello)
-        case .help, .clientVersion, .odds, .replay: nil
+        case .help, .clientVersion, .odds, .replay, .top: nil
         }
     }
 }

@@ -9,10 +9,16 @@ struct Runner {
     let socketPath: String
     let console: Console
     let formatter: HumanFormatter
+    /// The variables `top` consults (`TERM`).
+    var environment: [String: String] = [:]
 
     func run() throws(ControlFailure) {
         let command = invocation.command
         if runLocally(command) { return }
+        if case .top(let once) = command {
+            try top(once: once)
+            return
+        }
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
         if case .tail(_, _, follow: true) = command {
