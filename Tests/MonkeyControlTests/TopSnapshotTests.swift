@@ -97,7 +97,7 @@ struct TopFormatTests {
 
     @Test(arguments: [
         (0.05, "50 ms"), (11.27, "11 s"), (1757.6, "29 min"), (9000, "2.5 h"), (200_000, "2.3 d"),
-        (3.9e11, "12,358 y"), (1e20, "3.2e+12 y"),
+        (3.9e11, "12,358 y"), (1e20, "3.2e12 y"), (8.3e23, "2.6e16 y"), (3.2e107, "1e100 y"), (3.2e12, "1.0e5 y"),
     ])
     func durations(seconds: Double, text: String) {
         #expect(TopFormat.duration(WideNumber(seconds)) == text)
@@ -105,7 +105,16 @@ struct TopFormatTests {
 
     @Test func durationsBeyondADouble() throws {
         let huge = try #require(WideNumber(parsing: "1.213e+1449"))
-        #expect(TopFormat.duration(huge) == "3.8e+1441 y")
+        #expect(TopFormat.duration(huge) == "4e1441 y")
+    }
+
+    /// However hopeless, the wait fits its column: the largest mean wait
+    /// within the limits (1,024 characters over 256, 24 h) included.
+    @Test(arguments: ["1e-3", "119", "7199", "1.7e5", "6.3e7", "3.1e16", "9.96e107", "5e2470"])
+    func waitsFitTheirColumn(seconds: String) throws {
+        let value = try #require(WideNumber(parsing: seconds))
+        let session = SessionFigures(name: "s", isRunning: true, target: "t", best: "", expectedSeconds: value)
+        #expect(TopFormat.wait(session).count <= TopColumn.wait.minimumWidth, "\(TopFormat.wait(session))")
     }
 
     @Test(arguments: [(0.0, "0s"), (42, "42s"), (192, "3m 12s"), (7384, "2h 03m"), (273_600, "3d 04h")])

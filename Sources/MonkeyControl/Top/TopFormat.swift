@@ -60,7 +60,10 @@ enum TopFormat {
     }
 
     /// A duration in the largest unit that keeps it short: `50 ms`, `11 s`,
-    /// `29 min`, `1.5 h`, `2.4 d`, `12,345 y`, `3.8e+1440 y`.
+    /// `29 min`, `1.5 h`, `2.4 d`, `12,345 y`, `2.6e16 y`, `4e1440 y`:
+    /// never more than 8 characters, so that with its `~` it fits the WAIT
+    /// column however hopeless the session (the exponent stays below
+    /// 10,000 within the daemon's limits).
     static func duration(_ seconds: WideNumber) -> String {
         let units: [(name: String, seconds: Double, below: Double)] = [
             ("ms", 0.001, 1), ("s", 1, 120), ("min", 60, 7200), ("h", 3600, 172_800),
@@ -72,9 +75,10 @@ enum TopFormat {
         }
         let years = seconds / WideNumber(OddsReport.secondsPerYear)
         let (digits, exponent) = years.decimalDigits(significantDigits: 2)
-        guard exponent >= 9 else { return amount(years.doubleValue) + " y" }
-        let magnitude = String(exponent.magnitude)
-        return "\(digits / 10).\(digits % 10)e+\(magnitude.count < 2 ? "0" : "")\(magnitude) y"
+        guard exponent >= 5 else { return amount(years.doubleValue) + " y" }
+        guard exponent >= 100 else { return "\(digits / 10).\(digits % 10)e\(exponent) y" }
+        let (digit, largeExponent) = years.decimalDigits(significantDigits: 1)
+        return "\(digit)e\(largeExponent) y"
     }
 
     /// Whole from 10 on (grouped), one decimal below.
