@@ -47,6 +47,9 @@ struct CompletionTests {
             show monkeyctl replay --
             show monkeyctl odds ''
             show monkeyctl odds --target x --m
+            show monkeyctl t
+            show monkeyctl top -
+            show monkeyctl top ''
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
@@ -54,6 +57,7 @@ struct CompletionTests {
                 "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
                 "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys",
+                "tail top", "--socket --help --once", "--socket --help --once",
             ])
     }
 
@@ -68,13 +72,15 @@ struct CompletionTests {
             complete -C 'monkeyctl r' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl replay --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl to' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl top --' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
         #expect(
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval",
+                "--json", "--monkeys", "--seed", "--socket", "--interval", "top", "--help", "--once", "--socket",
             ])
     }
 
@@ -93,13 +99,16 @@ struct CompletionTests {
             words=(monkeyctl); _monkeyctl >/dev/null
             _monkeyctl | cut -d: -f1 | tr '\\n' ' '; print
             words=(monkeyctl stop ''); _monkeyctl_sessions
+            _arguments() { [[ $1 == -C ]] && { state=argument; return 1 }; print -l -- "$@" | cut -d'[' -f1 | tr '\\n' ' '; print }
+            words=(top ''); _monkeyctl
             """
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "_monkeyctl", "start stop set clear delete status log tail ping hello version odds replay help ",
+                "_monkeyctl", "start stop set clear delete status log tail top ping hello version odds replay help ",
                 "alpha",
                 "be.ta",
+                "--socket (-h --help)-h (-h --help)--help --once ",
             ])
     }
 }

@@ -12,7 +12,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail ping hello version odds replay help"
+    local subcommands="start stop set clear delete status log tail top ping hello version odds replay help"
     local common="--socket --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -42,13 +42,15 @@ _monkeyctl() {
     start | set) options+=" --target --monkeys --interval --alphabet" ;;
     log) options+=" -n" ;;
     tail) options+=" -n -f --follow" ;;
+    # Not --json: top is for people.
+    top) options="--socket --help --once" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | odds | replay) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | odds | replay | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

@@ -10,10 +10,10 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail ping hello version odds replay help
+set -l subcommands start stop set clear delete status log tail top ping hello version odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
-complete -c monkeyctl -l json -d 'print JSON Lines'
+complete -c monkeyctl -n 'not __fish_seen_subcommand_from top' -l json -d 'print JSON Lines'
 complete -c monkeyctl -s h -l help -d 'show help'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -l version -d 'show the version'
 
@@ -25,6 +25,7 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a delet
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a status -d 'show sessions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a log -d 'print the retained entries'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail -d 'print the last entries; -f follows'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a top -d 'a live view of every session'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a version -d 'show the versions'
@@ -41,4 +42,5 @@ complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l seed -x -d "the
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l id -x -d "the entry's id"
 complete -c monkeyctl -n "__fish_seen_subcommand_from log tail" -s n -x -d 'entries to print'
 complete -c monkeyctl -n "__fish_seen_subcommand_from tail" -s f -l follow -d 'keep printing new entries'
+complete -c monkeyctl -n "__fish_seen_subcommand_from top" -l once -d 'print one table and exit'
 complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"
