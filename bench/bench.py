@@ -8,15 +8,20 @@ See BENCHMARKS.md for what each figure means.
 """
 
 import argparse
+import fcntl
 import os
 import platform
+import pty
 import shutil
 import signal
 import socket
 import statistics
 import subprocess
+import struct
 import sys
 import tempfile
+import termios
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -360,6 +365,122 @@ class Bench:
             self.record(f"{figure}: p99 ms", "monkeyd", figures["p99_ms"])
             log(f"SET latency run {run + 1}/{self.arguments.pairs}: {figures}")
 
+    # -- monkeyctl top over many sessions (issue 20) ----------------------------
+
+    @staticmethod
+    def cpu_seconds(pid):
+        """utime + stime of a process, all its threads, in seconds."""
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def top(self):
+        """`monkeyctl top` over 10,000 typing sessions in a pseudo-terminal of
+        120 × 40: what top and the daemon's work for it cost, and how soon a
+        change made by another client is on the screen."""
+        count, seconds = self.arguments.top_sessions, self.arguments.top_seconds
+        configuration = os.path.join(self.directory, "monkeyd-top.conf")
+        with open(configuration, "w") as file:
+            file.write(f"max_sessions = {max(count, 10000)}\n")
+        for run in range(self.arguments.pairs):
+            process, path = self.start_monkeyd(configuration=configuration)
+            try:
+                # Every tenth session has a target it hits now and then, so
+                # that hits and best progress change while top watches.
+                lines = [f"START s{index:05d} interval=10s monkeys=5" + (" target=ab" if index % 10 == 0 else "")
+                         for index in range(count)]
+                for first in range(0, count, 1000):
+                    self.send_lines(path, lines[first:first + 1000])
+                time.sleep(2)
+                before = self.cpu_seconds(process.pid)
+                time.sleep(seconds)
+                baseline = (self.cpu_seconds(process.pid) - before) / seconds
+                figures = self.top_once(process, path, seconds)
+            finally:
+                self.stop(process)
+            figure = f"top over {count:,} sessions"
+            extra = max(figures["daemon"] - baseline, 0)
+            self.record(f"{figure}: top CPU % of one core", "monkeyd", figures["top"] * 100)
+            self.record(f"{figure}: daemon CPU % for top (with − without)", "monkeyd", extra * 100)
+            self.record(f"{figure}: top + daemon for it, CPU %", "monkeyd", (figures["top"] + extra) * 100)
+            self.record(f"{figure}: a change on screen after, p50 ms", "monkeyd", figures["p50_ms"])
+            self.record(f"{figure}: a change on screen after, max ms", "monkeyd", figures["max_ms"])
+            log(f"top run {run + 1}/{self.arguments.pairs}: daemon alone {baseline * 100:.2f} %, {figures}")
+
+    def top_once(self, daemon, path, seconds):
+        """Runs top in a pty for `seconds`; every 2 s another client stops or
+        starts s00001 (on screen, unselected) and the time until its new
+        state arrives in what top writes is one sample."""
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        environment = dict(os.environ, TERM="xterm-256color", NO_COLOR="1")
+        top = subprocess.Popen([self.monkeyctl, "--socket", path, "top"], stdin=slave, stdout=slave, stderr=slave,
+                               env=environment, start_new_session=True)
+        os.close(slave)
+        output = bytearray()
+        arrived = threading.Condition()
+
+        def read():
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    chunk = b""
+                with arrived:
+                    if not chunk:
+                        output.extend(b"\0EOF")
+                        arrived.notify_all()
+                        return
+                    output.extend(chunk)
+                    arrived.notify_all()
+
+        def wait_for(text, start, timeout=10):
+            """When `text` has arrived after `start`, polled by the reader's notifications."""
+            deadline = time.monotonic() + timeout
+            with arrived:
+                while text not in output[start:]:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or b"\0EOF" in output:
+                        raise RuntimeError(f"top never showed {text!r}")
+                    arrived.wait(remaining)
+                return time.monotonic()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            wait_for(b"s00001", 0, timeout=30)
+            time.sleep(2)  # the first snapshots (and their METRICS) taken
+            latencies = []
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as control:
+                control.connect(path)
+                top_before, daemon_before = self.cpu_seconds(top.pid), self.cpu_seconds(daemon.pid)
+                started = time.monotonic()
+                state = "running"
+                while time.monotonic() - started < seconds:
+                    verb, state = ("STOP", "stopped") if state == "running" else ("START", "running")
+                    with arrived:
+                        offset = len(output)
+                    sent = time.monotonic()
+                    control.sendall(f"{verb} s00001\n".encode())
+                    self.read_statuses(control, 1)
+                    latencies.append((wait_for(state.encode(), offset) - sent) * 1000)
+                    time.sleep(max(0.0, 2 - (time.monotonic() - sent)))
+                elapsed = time.monotonic() - started
+                top_cpu = (self.cpu_seconds(top.pid) - top_before) / elapsed
+                daemon_cpu = (self.cpu_seconds(daemon.pid) - daemon_before) / elapsed
+            os.write(master, b"q")
+            status = top.wait(timeout=10)
+            if status != 0:
+                raise RuntimeError(f"top exited with status {status}")
+        finally:
+            if top.poll() is None:
+                top.kill()
+                top.wait()
+            reader.join(timeout=5)
+            os.close(master)
+        return {"top": top_cpu, "daemon": daemon_cpu, "p50_ms": statistics.median(latencies),
+                "max_ms": max(latencies), "samples": len(latencies)}
+
     @staticmethod
     def read_statuses(connection, count):
         text = ""
@@ -392,6 +513,9 @@ class Bench:
         "10,000 STARTs into an empty state directory, pipelined: ms": ("value", 1000.0, "<"),
         "restart with those 10,000 sessions: ms to ready": ("value", 1000.0, "<"),
         "SET latency, 200/s while 10,000 sessions type: p99 ms": ("value", 5.0, "<"),
+        # Issue 20 (monkeyctl top).
+        "top over 10,000 sessions: top + daemon for it, CPU %": ("value", 5.0, "<"),
+        "top over 10,000 sessions: a change on screen after, max ms": ("value", 1000.0, "<"),
     }
 
     @staticmethod
@@ -461,7 +585,9 @@ def main():
     parser.add_argument("--latency-sessions", type=int, default=10000)
     parser.add_argument("--latency-rate", type=float, default=200, help="SETs a second")
     parser.add_argument("--latency-seconds", type=float, default=10)
-    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency"]
+    parser.add_argument("--top-sessions", type=int, default=10000)
+    parser.add_argument("--top-seconds", type=float, default=20, help="measured window, with top and without")
+    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency", "top"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
@@ -473,7 +599,7 @@ def main():
             began = time.monotonic()
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
-             "starts": bench.starts, "set-latency": bench.set_latency}[workload]()
+             "starts": bench.starts, "set-latency": bench.set_latency, "top": bench.top}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)
