@@ -31,7 +31,10 @@ final class TmuxSession {
         environment["LANG"] = "C.UTF-8"
         try "".write(toFile: configuration, atomically: true, encoding: .utf8)
         try run(
-            ["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", Self.target, "/bin/sh " + scriptPath],
+            [
+                "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", Self.target,
+                "/bin/sh " + scriptPath,
+            ],
             environment: environment)
     }
 
@@ -123,6 +126,7 @@ final class TmuxSession {
             if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") { return text }
             usleep(20_000)  // polling with a deadline
         }
-        throw TestFailure("\(name) was never written; the screen shows:\n" + ((try? screen()) ?? []).joined(separator: "\n"))
+        throw TestFailure(
+            "\(name) was never written; the screen shows:\n" + ((try? screen()) ?? []).joined(separator: "\n"))
     }
 }

@@ -60,7 +60,9 @@ struct TopTests {
         try pane.press("Enter")
         try pane.waitFor("entries in the tail pane") { screen in
             guard let rule = screen.firstIndex(where: { $0.hasPrefix("-- tail of alpha") }) else { return false }
-            return screen[(rule + 1)...].contains { $0.range(of: #"^[0-9]+\. [a-z]"#, options: .regularExpression) != nil }
+            return screen[(rule + 1)...].contains {
+                $0.range(of: #"^[0-9]+\. [a-z]"#, options: .regularExpression) != nil
+            }
         }
         // Eight monkeys and the target `a`: about one entry in four is a hit.
         try pane.waitFor("a hit marked in the pane") { screen in
