@@ -43,7 +43,9 @@ let package = Package(
         .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),
         .testTarget(
             name: "MonkeyIntegrationTests",
-            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"]
+            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"],
+            // Read from the source tree by path (UpgradeTests), not bundled.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -202,6 +202,67 @@ class Bench:
                 self.record("fan-out 100×1 kHz: server CPU %", name, figures["cpu_percent"])
             log(f"fan-out pair {pair + 1}/{self.arguments.pairs}")
 
+    def seeded(self):
+        """Typing 10,000 sessions with a seed each (the counter-based
+        generator) against the same without seeds (in the redis column)."""
+        sessions = 10000
+        figure = f"typing {sessions:,} seeded sessions: CPU % of one core (vs unseeded)"
+        for pair in range(self.arguments.pairs):
+            for column, extra in (("monkeyd", ["seeded"]), ("redis", [])):
+                process, path = self.start_monkeyd()
+                try:
+                    figures = self.run_client("typing", path, sessions, self.arguments.typing_seconds, process.pid,
+                                              *extra)
+                finally:
+                    self.stop(process)
+                self.record(figure, column, figures["cpu_percent"])
+            log(f"seeded pair {pair + 1}/{self.arguments.pairs}: {figures}")
+
+    def glob_tail(self):
+        """`TAIL "*"` over many sessions typing at 10 Hz to several followers,
+        against redis `PSUBSCRIBE s*` delivering as many messages of the
+        same size from as many channels."""
+        sessions, followers = self.arguments.glob_sessions, 10
+        configuration = os.path.join(self.directory, "monkeyd-glob.conf")
+        with open(configuration, "w") as file:
+            file.write(f"max_sessions = {sessions}\n")
+        figure = f"TAIL \"*\" of {sessions:,} sessions at 10 Hz to {followers} followers"
+        for pair in range(self.arguments.pairs):
+            for name in ("monkeyd", "redis"):
+                if name == "monkeyd":
+                    process, path = self.start_monkeyd(configuration=configuration)
+                else:
+                    process, path = self.start_redis()
+                try:
+                    figures = self.run_client("globtail", path, name, sessions, followers,
+                                              self.arguments.fanout_seconds, process.pid)
+                finally:
+                    self.stop(process)
+                self.record(f"{figure}: entries delivered/s", name, figures["delivered_per_s"])
+                self.record(f"{figure}: entries lost", name, figures["lost"] + figures["lost_reported"])
+                self.record(f"{figure}: server CPU %", name, figures["cpu_percent"])
+            log(f"glob tail pair {pair + 1}/{self.arguments.pairs}: {figures}")
+
+    def waiters(self):
+        """The daemon's CPU with a session typing at 1 kHz, with no WAIT and
+        with many idle ones (in the redis column, as the reference)."""
+        count = self.arguments.waiters
+        configuration = os.path.join(self.directory, "monkeyd-waiters.conf")
+        with open(configuration, "w") as file:
+            file.write(f"max_clients = {count + 16}\n")
+        figure = f"a session typing at 1 kHz: daemon CPU % with {count:,} idle WAITs (vs none)"
+        for pair in range(self.arguments.pairs):
+            for column, waiting in (("monkeyd", count), ("redis", 0)):
+                process, path = self.start_monkeyd(configuration=configuration)
+                try:
+                    figures = self.run_client("waiters", path, waiting, self.arguments.typing_seconds, process.pid)
+                finally:
+                    self.stop(process)
+                if figures["answered"]:
+                    raise RuntimeError(f"{figures['answered']:.0f} idle WAITs were answered")
+                self.record(figure, column, figures["cpu_percent"])
+            log(f"waiters pair {pair + 1}/{self.arguments.pairs}: {figures}")
+
     def startup_once(self, name, state=None):
         directory = self.fresh_path("startup")
         if name == "monkeyd":
@@ -503,6 +564,7 @@ class Bench:
         "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
         "start-up, no state: ms to ready": ("value", 20.0, "<"),
         "odds: worst-case p (1,024 over 256, 10,000 monkeys), ms": ("value", 100.0, "<"),
+        "typing 10,000 seeded sessions: CPU % of one core (vs unseeded)": ("ratio", 1.10, "<="),
         # Issue 17 (group commit).
         "durable CLEAR/INCR single requests/s": ("ratio", 1.0, ">="),
         "durable CLEAR/INCR pipeline requests/s": ("ratio", 1.0, ">="),
@@ -513,6 +575,10 @@ class Bench:
         "10,000 STARTs into an empty state directory, pipelined: ms": ("value", 1000.0, "<"),
         "restart with those 10,000 sessions: ms to ready": ("value", 1000.0, "<"),
         "SET latency, 200/s while 10,000 sessions type: p99 ms": ("value", 5.0, "<"),
+        # Issue 19 (many sessions, events, waiting).
+        'TAIL "*" of 1,000 sessions at 10 Hz to 10 followers: entries lost': ("value", 0.0, "<="),
+        'TAIL "*" of 1,000 sessions at 10 Hz to 10 followers: server CPU %': ("ratio", 1.0, "<"),
+        "a session typing at 1 kHz: daemon CPU % with 1,000 idle WAITs (vs none)": ("ratio", 1.25, "<"),
         # Issue 20 (monkeyctl top).
         "top over 10,000 sessions: top + daemon for it, CPU %": ("value", 5.0, "<"),
         "top over 10,000 sessions: a change on screen after, max ms": ("value", 1000.0, "<"),
@@ -585,9 +651,12 @@ def main():
     parser.add_argument("--latency-sessions", type=int, default=10000)
     parser.add_argument("--latency-rate", type=float, default=200, help="SETs a second")
     parser.add_argument("--latency-seconds", type=float, default=10)
+    parser.add_argument("--glob-sessions", type=int, default=1000, help="sessions a TAIL \"*\" follows")
+    parser.add_argument("--waiters", type=int, default=1000, help="idle WAITs on one typing session")
     parser.add_argument("--top-sessions", type=int, default=10000)
     parser.add_argument("--top-seconds", type=float, default=20, help="measured window, with top and without")
-    workloads = ["control", "typing", "fanout", "startup", "odds", "durable", "starts", "set-latency", "top"]
+    workloads = ["control", "typing", "seeded", "fanout", "glob-tail", "waiters", "startup", "odds", "durable",
+                 "starts", "set-latency", "top"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
@@ -599,7 +668,8 @@ def main():
             began = time.monotonic()
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
-             "starts": bench.starts, "set-latency": bench.set_latency, "top": bench.top}[workload]()
+             "starts": bench.starts, "set-latency": bench.set_latency, "glob-tail": bench.glob_tail,
+             "waiters": bench.waiters, "seeded": bench.seeded, "top": bench.top}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)

@@ -9,8 +9,10 @@
  *   loadclient burst    SOCKET LINE COUNT
  *   loadclient latency  SOCKET SESSIONS LINE RATE_HZ SECONDS SERVER_PID
  *   loadclient fsync    DIRECTORY COUNT
- *   loadclient typing   SOCKET SESSIONS SECONDS SERVER_PID
+ *   loadclient typing   SOCKET SESSIONS SECONDS SERVER_PID [seeded]
  *   loadclient fanout   SOCKET monkeyd|redis FOLLOWERS RATE_HZ SECONDS SERVER_PID
+ *   loadclient globtail SOCKET monkeyd|redis SESSIONS FOLLOWERS SECONDS SERVER_PID
+ *   loadclient waiters  SOCKET WAITERS SECONDS SERVER_PID
  *   loadclient startup  monkeyd|redis SOCKET -- PROGRAM ARGS...
  *   loadclient populate SOCKET SESSIONS ENTRIES
  *
@@ -437,6 +439,11 @@ typedef struct {
     size_t count, capacity;
     uint64_t lost_reported;
     int closed;
+    /* Following many sessions (globtail): the last id seen of each session
+       s0..s(sessions-1), and the ids missing between them. */
+    uint64_t *last_ids;
+    int sessions;
+    uint64_t gaps;
 } Follower;
 
 static void follower_record(Follower *follower, uint64_t id, uint64_t time) {
@@ -454,7 +461,17 @@ static void follower_record(Follower *follower, uint64_t id, uint64_t time) {
 static void follower_line(Follower *follower, const char *line, size_t length, uint64_t time) {
     if (length > 6 && memcmp(line, "entry ", 6) == 0) {
         const char *id = memmem(line, length, " id=", 4);
-        if (id) follower_record(follower, strtoull(id + 4, NULL, 10), time);
+        if (!id) return;
+        uint64_t value = strtoull(id + 4, NULL, 10);
+        follower_record(follower, value, time);
+        const char *session = follower->last_ids ? memmem(line, length, " session=s", 10) : NULL;
+        if (session) {
+            long index = strtol(session + 10, NULL, 10);
+            if (index < 0 || index >= follower->sessions) return;
+            uint64_t last = follower->last_ids[index];
+            if (last && value > last + 1) follower->gaps += value - last - 1;
+            follower->last_ids[index] = value;
+        }
     } else if (length > 10 && memcmp(line, "lost count=", 11) == 0) {
         follower->lost_reported += strtoull(line + 11, NULL, 10);
     }
@@ -557,6 +574,8 @@ static void pump(int epoll, Follower *followers, uint64_t deadline, void (*tick)
  * clients had started them. With followers, every `stride`th session gets
  * one (`TAIL name last=0`, in `epoll`), up to `samples`; returns how many.
  */
+static int seeded_sessions = 0; /* `typing ... seeded`: each session gets seed=its index */
+
 static int start_typing_sessions(const char *path, int control, int sessions, uint64_t interval, Follower *followers,
                                  int samples, int stride, int epoll) {
     const int batches = 20;
@@ -569,8 +588,9 @@ static int start_typing_sessions(const char *path, int control, int sessions, ui
         size_t used = 0;
         int first = started;
         for (; started < until; started++)
-            used += (size_t)sprintf(request + used, "START s%d monkeys=5 interval=%llums\n", started,
-                                    (unsigned long long)(interval / 1000000));
+            used += (size_t)sprintf(request + used, seeded_sessions ? "START s%d monkeys=5 interval=%llums seed=%d\n"
+                                                                    : "START s%d monkeys=5 interval=%llums\n",
+                                    started, (unsigned long long)(interval / 1000000), started);
         write_all(control, request, used);
         read_lines(control, (size_t)(until - first));
         if (!followers) continue;
@@ -592,7 +612,9 @@ static int start_typing_sessions(const char *path, int control, int sessions, ui
 }
 
 static int command_typing(int argc, char **argv) {
-    if (argc != 6) die("usage: typing SOCKET SESSIONS SECONDS PID");
+    if (argc != 6 && !(argc == 7 && strcmp(argv[6], "seeded") == 0))
+        die("usage: typing SOCKET SESSIONS SECONDS PID [seeded]");
+    seeded_sessions = argc == 7;
     const char *path = argv[2];
     int sessions = atoi(argv[3]);
     double seconds = atof(argv[4]);
@@ -718,6 +740,135 @@ static int command_fanout(int argc, char **argv) {
            (unsigned long long)lost_reported, (unsigned long long)closed,
            (double)percentile(lag, lag_count, 0.50) / 1e6, (double)percentile(lag, lag_count, 0.99) / 1e6,
            100.0 * (double)cpu / (double)(window_end - window_start));
+    return 0;
+}
+
+/* ---- 3b. following many sessions, and idle waiters ----------------------- */
+
+typedef struct {
+    int fd;
+    int sessions;
+    int next;
+    uint64_t *next_ids;
+} GlobPublisher;
+
+/* One tick a millisecond publishes a hundredth of the sessions' entries, so
+   each session publishes every 100 ms, as a session typing at 10 Hz. */
+static void glob_publish(void *context) {
+    GlobPublisher *publisher = context;
+    int batch = publisher->sessions / 100 > 0 ? publisher->sessions / 100 : 1;
+    char payload[256], command[65536];
+    size_t used = 0;
+    for (int i = 0; i < batch; i++) {
+        int session = publisher->next;
+        publisher->next = (publisher->next + 1) % publisher->sessions;
+        uint64_t id = ++publisher->next_ids[session];
+        char channel[32];
+        int channel_length = snprintf(channel, sizeof channel, "s%d", session);
+        int length = snprintf(payload, sizeof payload, "entry session=%s id=%llu number=%llu text=%.*s", channel,
+                              (unsigned long long)id, (unsigned long long)id, 5, "qwert");
+        used += (size_t)snprintf(command + used, sizeof command - used,
+                                 "*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", channel_length, channel, length,
+                                 payload);
+    }
+    write_all(publisher->fd, command, used);
+    char sink[65536];
+    while (read(publisher->fd, sink, sizeof sink) > 0) {
+    }
+}
+
+/*
+ * SESSIONS sessions typing 5 characters at 10 Hz, followed by FOLLOWERS
+ * clients each of all of them: monkeyd with `TAIL "*"`, redis with
+ * `PSUBSCRIBE s*` while this client publishes the same lines to channels
+ * s0..s(SESSIONS-1) at the same rate. Nothing may be lost.
+ */
+static int command_globtail(int argc, char **argv) {
+    if (argc != 8) die("usage: globtail SOCKET monkeyd|redis SESSIONS FOLLOWERS SECONDS PID");
+    const char *path = argv[2];
+    int is_redis = strcmp(argv[3], "redis") == 0;
+    int sessions = atoi(argv[4]), count = atoi(argv[5]);
+    double seconds = atof(argv[6]);
+    pid_t pid = (pid_t)atoi(argv[7]);
+    int epoll = epoll_create1(EPOLL_CLOEXEC);
+    Follower *followers = calloc((size_t)count, sizeof(Follower));
+    int control = must_connect(path, 0);
+    for (int i = 0; i < count; i++) {
+        Follower *follower = &followers[i];
+        follower->fd = must_connect(path, 0);
+        follower->sessions = sessions;
+        follower->last_ids = calloc((size_t)sessions, sizeof(uint64_t));
+        const char *subscribe = is_redis ? "PSUBSCRIBE s*\r\n" : "TAIL \"*\" last=0\n";
+        write_all(follower->fd, subscribe, strlen(subscribe));
+        /* Confirmed in 6 lines (*3 $10 psubscribe $2 s* :1). */
+        if (is_redis) read_lines(follower->fd, 6);
+        fcntl(follower->fd, F_SETFL, fcntl(follower->fd, F_GETFL) | O_NONBLOCK);
+        struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        epoll_ctl(epoll, EPOLL_CTL_ADD, follower->fd, &event);
+    }
+    GlobPublisher publisher = {.fd = control, .sessions = sessions, .next_ids = calloc((size_t)sessions, 8)};
+    void (*tick)(void *) = NULL;
+    if (is_redis) {
+        fcntl(control, F_SETFL, fcntl(control, F_GETFL) | O_NONBLOCK);
+        tick = glob_publish;
+    } else {
+        /* The followers pick the sessions up as they start. */
+        start_typing_sessions(path, control, sessions, 100000000ull, NULL, 0, 1, epoll);
+    }
+    pump(epoll, followers, now_ns() + 1000000000ull, tick, &publisher, 1000000ull);
+    uint64_t *before = calloc((size_t)count, sizeof(uint64_t));
+    for (int i = 0; i < count; i++) before[i] = followers[i].count;
+    uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
+    pump(epoll, followers, window_start + (uint64_t)(seconds * 1e9), tick, &publisher, 1000000ull);
+    uint64_t window_end = now_ns(), cpu = process_cpu_ns(pid) - cpu_start;
+    uint64_t delivered = 0, gaps = 0, lost_reported = 0, closed = 0;
+    for (int i = 0; i < count; i++) {
+        delivered += followers[i].count - before[i];
+        gaps += followers[i].gaps;
+        lost_reported += followers[i].lost_reported;
+        closed += (uint64_t)followers[i].closed;
+    }
+    printf("delivered_per_s=%.0f lost=%llu lost_reported=%llu closed=%llu cpu_percent=%.2f\n",
+           (double)delivered * 1e9 / (double)(window_end - window_start), (unsigned long long)gaps,
+           (unsigned long long)lost_reported, (unsigned long long)closed,
+           100.0 * (double)cpu / (double)(window_end - window_start));
+    return 0;
+}
+
+/*
+ * The daemon's CPU while one session types 5 characters at 1 kHz with
+ * WAITERS clients blocked in `WAIT w for=hit` (a hit is not expected in
+ * hours): waiting should cost nothing per tick.
+ */
+static int command_waiters(int argc, char **argv) {
+    if (argc != 6) die("usage: waiters SOCKET WAITERS SECONDS PID");
+    const char *path = argv[2];
+    int count = atoi(argv[3]);
+    double seconds = atof(argv[4]);
+    pid_t pid = (pid_t)atoi(argv[5]);
+    int control = must_connect(path, 0);
+    const char *start = "START w monkeys=5 interval=1ms target=zzzzz\n";
+    write_all(control, start, strlen(start));
+    read_lines(control, 1);
+    int *waiters = calloc((size_t)count + 1, sizeof(int));
+    for (int i = 0; i < count; i++) {
+        waiters[i] = must_connect(path, 0);
+        write_all(waiters[i], "WAIT w for=hit\n", 15);
+    }
+    /* Half a second for the daemon to read every WAIT and settle. */
+    char response[256];
+    request_line(control, "PING\n", response, sizeof response);
+    sleep_until(now_ns() + 500000000ull);
+    uint64_t cpu_start = process_cpu_ns(pid), window_start = now_ns();
+    sleep_until(window_start + (uint64_t)(seconds * 1e9));
+    uint64_t window_end = now_ns(), cpu = process_cpu_ns(pid) - cpu_start;
+    int answered = 0;
+    for (int i = 0; i < count; i++) {
+        struct pollfd descriptor = {waiters[i], POLLIN, 0};
+        if (poll(&descriptor, 1, 0) > 0) answered++;
+    }
+    printf("cpu_percent=%.3f answered=%d waiters=%d\n", 100.0 * (double)cpu / (double)(window_end - window_start),
+           answered, count);
     return 0;
 }
 
@@ -959,12 +1110,14 @@ static int command_fsync(int argc, char **argv) {
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) die("usage: loadclient ping|request|typing|fanout|startup|populate|burst|latency|fsync ...");
+    if (argc < 2) die("usage: loadclient ping|request|typing|fanout|globtail|waiters|startup|populate|burst|latency|fsync ...");
     errno = 0;
     if (strcmp(argv[1], "ping") == 0) return command_ping(argc, argv);
     if (strcmp(argv[1], "request") == 0) return command_request(argc, argv);
     if (strcmp(argv[1], "typing") == 0) return command_typing(argc, argv);
     if (strcmp(argv[1], "fanout") == 0) return command_fanout(argc, argv);
+    if (strcmp(argv[1], "globtail") == 0) return command_globtail(argc, argv);
+    if (strcmp(argv[1], "waiters") == 0) return command_waiters(argc, argv);
     if (strcmp(argv[1], "startup") == 0) return command_startup(argc, argv);
     if (strcmp(argv[1], "populate") == 0) return command_populate(argc, argv);
     if (strcmp(argv[1], "burst") == 0) return command_burst(argc, argv);

@@ -72,6 +72,12 @@ private func runCore(_ bytes: UnsafeRawBufferPointer) {
                     if progress != .more { break }
                 }
             }
+            if var tail = reply.tail {
+                // A few rounds of a slow reader, then the stream is dropped.
+                for _ in 0..<8 {
+                    if engine.fill(&tail, into: &output, byteLimit: output.count + 512) != .more { break }
+                }
+            }
             if var listing = reply.listing {
                 var rounds = 0
                 while !engine.fill(&listing, into: &output, byteLimit: output.count + 512) {
@@ -109,17 +115,19 @@ private func state(of engine: Engine) -> [SessionSnapshot] {
     engine.sessionNames.compactMap { engine.session(named: $0)?.snapshot }
 }
 
-/// The entries of one response come oldest first, ids strictly increasing.
+/// The entries of one response come oldest first, ids strictly increasing
+/// within each session.
 private func checkEntriesInOrder(_ output: [UInt8]) {
-    var lastID: UInt64 = 0
+    var lastID: [String: UInt64] = [:]
     for line in output.split(separator: 0x0A) where line.starts(with: Array("entry ".utf8)) {
         guard case .record(let record) = try? ResponseDecoder.decode(String(decoding: line, as: UTF8.self)),
-            let id = record.fields.first(where: { $0.key == "id" }).flatMap({ UInt64($0.value) })
+            let id = record.fields.first(where: { $0.key == "id" }).flatMap({ UInt64($0.value) }),
+            let session = record.fields.first(where: { $0.key == "session" })?.value
         else {
-            preconditionFailure("an entry line without an id")
+            preconditionFailure("an entry line without an id or a session")
         }
-        precondition(id > lastID, "entries out of order")
-        lastID = id
+        precondition(id > lastID[session, default: 0], "entries out of order")
+        lastID[session] = id
     }
 }
 
@@ -189,6 +197,8 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
         for record in contents.records { ControlFile.append(record, to: &written) }
         precondition(ControlFile.decodeLog(written).records == contents.records, "control records do not come back")
     }
+    let events = EventFile.decode(EventFile.header + Array(bytes))
+    precondition(EventFile.decode(EventFile.encode(events.events)).events == events.events, "events do not come back")
     _ = ControlFile.decodeSnapshotLeniently(ControlFile.preamble(ControlFile.snapshotHeader, segment: 1) + Array(bytes))
 }
 

@@ -2,15 +2,18 @@ import MonkeyCore
 
 /// The subcommands of `monkeyctl`, as spelled on the command line.
 public enum Subcommand: String, Sendable, CaseIterable {
-    case start, stop, set, clear, delete, status, log, tail, ping, hello, version, help, odds, replay, top
+    case start, stop, set, clear, delete, status, log, tail, events, wait, top, ping, hello, version, help, odds, replay
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
         switch self {
-        case .start, .set, .odds: [.target, .monkeys, .interval, .alphabet]
+        case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed]
+        case .odds: [.target, .monkeys, .interval, .alphabet]
         case .replay: [.seed, .id, .monkeys, .alphabet]
-        case .log: [.lines]
-        case .tail: [.lines, .follow]
+        case .log: [.lines, .all]
+        case .tail: [.lines, .follow, .all]
+        case .events: [.follow, .after, .session]
+        case .wait: [.hit, .stopped, .best, .timeout]
         case .top: [.once]
         case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
         }
@@ -19,8 +22,9 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .odds, .replay, .top: 0
-        case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .help: 1
+        case .ping, .hello, .version, .odds, .replay, .events, .top: 0
+        case .start, .stop, .set, .clear, .delete, .status, .wait, .help: 1
+        case .log, .tail: Int.max
         }
     }
 }
@@ -31,12 +35,18 @@ public struct SettingOptions: Sendable, Equatable {
     public var monkeys: String?
     public var interval: String?
     public var alphabet: String?
+    /// Empty returns the session to fresh randomness.
+    public var seed: String?
 
-    public init(target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil) {
+    public init(
+        target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil,
+        seed: String? = nil
+    ) {
         self.target = target
         self.monkeys = monkeys
         self.interval = interval
         self.alphabet = alphabet
+        self.seed = seed
     }
 
     public var isEmpty: Bool { pairs.isEmpty }
@@ -48,6 +58,7 @@ public struct SettingOptions: Sendable, Equatable {
         if let monkeys { pairs.append(("monkeys", monkeys)) }
         if let interval { pairs.append(("interval", interval)) }
         if let alphabet { pairs.append(("alphabet", alphabet)) }
+        if let seed { pairs.append(("seed", seed)) }
         return pairs
     }
 }
@@ -94,9 +105,15 @@ public enum Command: Sendable, Equatable {
     case delete(session: String)
     /// One session, or all of them when nil.
     case status(session: String?)
-    /// The retained log, or its last `last` entries.
-    case log(session: String, last: Int?)
-    case tail(session: String, last: Int, follow: Bool)
+    /// The retained log, or its last `last` entries, of one session or
+    /// several (names or globs; `*` for `--all`).
+    case log(sessions: [String], last: Int?)
+    case tail(sessions: [String], last: Int, follow: Bool)
+    /// The stream of events: the retained ones after `after` (all without
+    /// it, unless following, when only new ones), then new ones.
+    case events(after: String?, session: String?, follow: Bool)
+    /// Waits for a hit, a stop or best progress (`hit`, `stopped`, `best=N`).
+    case wait(session: String, condition: String, timeout: String?)
     case ping
     /// The daemon's greeting; `showsClientVersion` for the `version` spelling.
     case hello(showsClientVersion: Bool)
@@ -111,6 +128,14 @@ public enum Command: Sendable, Equatable {
     /// The full-screen live view, or with `once` (or off a terminal) one
     /// snapshot table.
     case top(once: Bool)
+
+    /// The sessions whose entries a command prints (`log`, `tail`); nil for others.
+    var sessionsShown: [String]? {
+        switch self {
+        case .log(let sessions, _), .tail(let sessions, _, _): sessions
+        default: nil
+        }
+    }
 
     /// The session a command works on when none is named.
     public static let defaultSession = "default"

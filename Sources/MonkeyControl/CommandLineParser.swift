@@ -23,30 +23,46 @@ public enum CommandLineParser {
             throw UsageError("too many arguments for '\(subcommand.rawValue)': '\(Visible.escaped(extra))'")
         }
         if split.value(.socket)?.isEmpty == true { throw UsageError("--socket needs a path, not an empty string") }
-        let command = try command(subcommand, positionals.first, split)
+        let command = try command(subcommand, positionals, split)
         return Invocation(command: command, socketPath: split.value(.socket), isJSON: split.has(.json))
     }
 
-    private static func command(_ subcommand: Subcommand, _ argument: String?, _ split: Split) throws(UsageError)
-        -> Command
+    private static func command(_ subcommand: Subcommand, _ positionals: [String], _ split: Split)
+        throws(UsageError) -> Command
     {
+        let argument = positionals.first
         let session = argument ?? Command.defaultSession
         switch subcommand {
         case .start: return .start(session: session, settings: settings(split))
         case .set:
             let settings = settings(split)
             if settings.isEmpty {
-                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet")
+                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed")
             }
             return .set(session: session, settings: settings)
         case .stop: return .stop(session: session)
         case .clear: return .clear(session: session)
         case .delete: return .delete(session: session)
         case .status: return .status(session: argument)
-        case .log: return .log(session: session, last: try count(split))
+        case .log: return .log(sessions: try sessions(positionals, split), last: try count(split))
         case .tail:
             return .tail(
-                session: session, last: try count(split) ?? Command.defaultTailCount, follow: split.has(.follow))
+                sessions: try sessions(positionals, split), last: try count(split) ?? Command.defaultTailCount,
+                follow: split.has(.follow))
+        case .events:
+            if let after = split.value(.after), after.isEmpty || !after.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                throw UsageError("--after needs an event id (a whole number), not '\(Visible.escaped(after))'")
+            }
+            return .events(after: split.value(.after), session: split.value(.session), follow: split.has(.follow))
+        case .wait:
+            let conditions = [
+                split.has(.hit) ? "hit" : nil, split.has(.stopped) ? "stopped" : nil,
+                split.value(.best).map { "best=\($0)" },
+            ].compactMap { $0 }
+            guard conditions.count == 1 else {
+                throw UsageError("'wait' needs exactly one of --hit, --stopped and --best N")
+            }
+            return .wait(session: session, condition: conditions[0], timeout: split.value(.timeout))
         case .ping: return .ping
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
@@ -77,7 +93,17 @@ public enum CommandLineParser {
     private static func settings(_ split: Split) -> SettingOptions {
         SettingOptions(
             target: split.value(.target), monkeys: split.value(.monkeys), interval: split.value(.interval),
-            alphabet: split.value(.alphabet))
+            alphabet: split.value(.alphabet), seed: split.value(.seed))
+    }
+
+    /// The sessions of `log` and `tail`: those named, `--all` for every
+    /// one (`*`), or the default session.
+    private static func sessions(_ positionals: [String], _ split: Split) throws(UsageError) -> [String] {
+        if split.has(.all) {
+            guard positionals.isEmpty else { throw UsageError("--all follows every session: name none with it") }
+            return ["*"]
+        }
+        return positionals.isEmpty ? [Command.defaultSession] : positionals
     }
 
     /// `-n N`: a count the daemon accepts as `last=` (0 to 2^31-1).

@@ -1,3 +1,5 @@
+import MonkeyCore
+
 /// The exit statuses of `monkeyctl`, documented in `--help` and monkeyctl(1).
 /// Scripts rely on them: never renumber one, only add.
 public enum ExitCode: Int32, Sendable, CaseIterable {
@@ -11,6 +13,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case unreachable = 3
     /// The connection broke, or monkeyd's reply could not be read, in the middle of a response.
     case connectionLost = 4
+    /// `wait` timed out before its condition was met (monkeyd answered `ERR timed-out`).
+    case timedOut = 5
     /// `tail -f` was interrupted again while waiting for monkeyd to end the stream.
     case interrupted = 130
 
@@ -18,7 +22,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     public static func forFailure(_ failure: ControlFailure) -> ExitCode {
         switch failure {
         case .usage: .usage
-        case .daemon: .daemonError
+        case .daemon(let code, _): code == ErrorCode.timedOut.rawValue ? .timedOut : .daemonError
         case .unreachable: .unreachable
         case .connectionLost, .malformedReply: .connectionLost
         case .interrupted: .interrupted
@@ -34,6 +38,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             case .usage: (code.rawValue, "usage error: unknown option, missing or bad value, extra argument")
             case .unreachable: (code.rawValue, "cannot connect to monkeyd (not running, or no access to its socket)")
             case .connectionLost: (code.rawValue, "the connection was lost, or the reply was malformed, mid-response")
+            case .timedOut: (code.rawValue, "wait: the timeout passed before the condition was met")
             case .interrupted: (code.rawValue, "tail -f interrupted twice before monkeyd ended the stream")
             }
         }

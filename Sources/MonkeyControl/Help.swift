@@ -21,8 +21,12 @@ enum Help {
           clear [SESSION]                remove all entries; numbering restarts at 1
           delete [SESSION]               stop and remove SESSION and its log
           status [SESSION]               show SESSION, or every session
-          log [SESSION] [-n N]           print the retained entries, or the last N
-          tail [SESSION] [-n N] [-f]     print the last 10 (or N) entries; -f follows
+          log [SESSION...] [-n N]        print the retained entries, or the last N
+          tail [SESSION...] [-n N] [-f]  print the last 10 (or N) entries; -f follows
+                                         (several sessions, globs such as 'web-*', or --all)
+          events [-f] [--after ID]       print what happened (started, hit, ...); -f follows
+          wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
+                                         block until SESSION hits, stops or types a best
           top [--once]                   a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
@@ -35,6 +39,7 @@ enum Help {
 
         Settings (start, set, odds):
         \(settingsList)
+          --seed S               (start, set) type reproducibly from seed S; "" for fresh randomness
 
         \(commonOptions)
 
@@ -87,6 +92,8 @@ enum Help {
 
             Settings:
             \(settingsList)
+              --seed S               type reproducibly: entry ID's text is a function of S and ID
+                                     (0 to 18446744073709551615; "" returns to fresh randomness)
             """
         case .stop:
             """
@@ -103,6 +110,8 @@ enum Help {
 
             Settings:
             \(settingsList)
+              --seed S               type reproducibly: entry ID's text is a function of S and ID
+                                     (0 to 18446744073709551615; "" returns to fresh randomness)
             """
         case .clear:
             """
@@ -126,24 +135,59 @@ enum Help {
             """
         case .log:
             """
-            Usage: monkeyctl log [SESSION] [-n N]
+            Usage: monkeyctl log [SESSION...] [--all] [-n N]
 
             Prints the retained entries of SESSION, oldest first, as "7. qwert";
-            hits are marked "*hit*".
+            hits are marked "*hit*". With several sessions or globs ("exp-*"),
+            each session's in turn, every line after its session's name.
 
-              -n, --lines N          only the last N entries
+              -n, --lines N          only the last N entries (of each session)
+              --all                  every session ("*")
             """
         case .tail:
             """
-            Usage: monkeyctl tail [SESSION] [-n N] [-f]
+            Usage: monkeyctl tail [SESSION...] [--all] [-n N] [-f]
 
             Prints the last 10 entries of SESSION, oldest first, as "7. qwert";
-            hits are marked "*hit*".
+            hits are marked "*hit*". With several sessions or globs ("exp-*"),
+            every line starts with its session's name, padded to one width.
 
-              -n, --lines N          the last N entries instead of 10 (0 for none)
+              -n, --lines N          the last N entries instead of 10 (0 for none), per session
+              --all                  every session ("*"), and those created while following
               -f, --follow           then keep printing entries as they are typed, until
                                      Ctrl-C (exit status 0). A follower too slow to keep up
-                                     sees "... N entries skipped".
+                                     sees "... N entries skipped"; a deleted session, "NAME deleted".
+            """
+        case .events:
+            """
+            Usage: monkeyctl events [-f] [--after ID] [--session GLOB]
+
+            Prints the daemon's events, oldest first, one a line with its id first:
+              #12 2026-11-30T22:37:13.123Z demo hit entry_id=2 number=2 text=ab
+            Kinds: created, started, stopped, updated, cleared, deleted, hit, best
+            (best progress grew), restored (after a restart). Without -f, the
+            retained events (after ID); with -f, those after ID (or only new ones)
+            and then new ones as they happen, until Ctrl-C. Ids never repeat: a
+            script resumes with --after the last id it printed; "... N entries
+            skipped" says events older than the daemon keeps were missed.
+
+              -f, --follow           keep printing new events until Ctrl-C
+              --after ID             only events after ID
+              --session GLOB         only events of sessions GLOB matches
+            """
+        case .wait:
+            """
+            Usage: monkeyctl wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
+
+            Waits until SESSION types a hit (typed after the wait began), stops, or
+            has best progress of at least N characters, and prints what met it.
+            Exit status 0 when it was met, 5 when the timeout passed first, 1 when
+            monkeyd refused (no such session, or it was deleted meanwhile).
+
+              --hit                  a hit typed from now on
+              --stopped              the session stops (at once if it is stopped)
+              --best N               best progress of N characters (at once if it has it)
+              --timeout DURATION     give up after DURATION (like 50ms, 10s, 2min)
             """
         case .top:
             """

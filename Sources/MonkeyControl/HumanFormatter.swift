@@ -4,6 +4,16 @@ import MonkeyCore
 /// to (the caller decides, from the terminal and `NO_COLOR`).
 struct HumanFormatter {
     let usesColor: Bool
+    /// Set when entries of several sessions are shown: each line starts with its session's name.
+    var prefix: SessionPrefix?
+    /// What a `lost` record counts: entries of a follower, or events.
+    var countsEvents = false
+
+    init(usesColor: Bool, prefix: SessionPrefix? = nil, countsEvents: Bool = false) {
+        self.usesColor = usesColor
+        self.prefix = prefix
+        self.countsEvents = countsEvents
+    }
 
     /// The line (without newline) for one data record of a response.
     func line(for record: Record) -> String {
@@ -11,20 +21,53 @@ struct HumanFormatter {
         case "entry": entry(record)
         case "lost": lost(record)
         case "session": session(record)
+        case "deleted": "\(sessionName(record))deleted"
+        case "event": event(record)
         default: Visible.escaped(ResponseEncoder.encode(record))
         }
     }
 
-    /// `7. qwert`, and for a hit `7. qwert  *hit*`, the marker readable without colour.
+    /// `7. qwert`, and for a hit `7. qwert  *hit*`, the marker readable without
+    /// colour; with several sessions, after the session's name.
     private func entry(_ record: Record) -> String {
         let number = Visible.escaped(record.value("number") ?? "?")
         let text = Visible.escaped(record.value("text") ?? "")
-        guard record.value("hit") == "yes" else { return "\(number). \(text)" }
-        return paint("\(number). \(text)  *hit*", .hit)
+        let name = sessionName(record)
+        guard record.value("hit") == "yes" else { return "\(name)\(number). \(text)" }
+        return name + paint("\(number). \(text)  *hit*", .hit)
+    }
+
+    /// The session's name padded to the prefix's width and a blank, in its
+    /// colour; empty for one session.
+    private func sessionName(_ record: Record) -> String {
+        guard let prefix else { return "" }
+        let name = Visible.escaped(record.value("session") ?? "?")
+        let padded = name + String(repeating: " ", count: max(0, prefix.width - name.count)) + " "
+        guard usesColor else { return padded }
+        return SessionPrefix.colours[SessionPrefix.colourIndex(of: name)] + padded + "\u{1B}[0m"
+    }
+
+    /// `#12 2026-11-30T22:37:13.123Z demo hit entry_id=2 number=2 text=ab`:
+    /// the id first, for `--after`.
+    private func event(_ record: Record) -> String {
+        let rest = record.fields.filter { !["id", "time", "kind", "session"].contains($0.key) }
+        var line = "#\(Visible.escaped(record.value("id") ?? "?")) \(Visible.escaped(record.value("time") ?? ""))"
+        line += " \(Visible.escaped(record.value("session") ?? "")) \(Visible.escaped(record.value("kind") ?? ""))"
+        if !rest.isEmpty {
+            var bytes: [UInt8] = []
+            for field in rest { ResponseEncoder.appendField(field.key, field.value, to: &bytes) }
+            line += Visible.escaped(String(decoding: bytes, as: UTF8.self))
+        }
+        return record.value("kind") == "hit" ? paint(line, .hit) : line
     }
 
     private func lost(_ record: Record) -> String {
         let count = record.value("count") ?? "some"
+        if countsEvents {
+            // Too old for what the daemon keeps, or skipped for a slow reader.
+            let noun = count == "1" ? "event" : "events"
+            return paint("... \(Visible.escaped(count)) \(noun) lost (no longer kept, or reader too slow)", .warning)
+        }
         let noun = count == "1" ? "entry" : "entries"
         return paint("... \(Visible.escaped(count)) \(noun) skipped (follower too slow)", .warning)
     }
@@ -116,5 +159,19 @@ struct HumanFormatter {
         guard outputIsTerminal else { return false }
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
         return environment["TERM"] != "dumb"
+    }
+}
+
+/// How lines of several sessions start: the name, padded to one width.
+struct SessionPrefix: Sendable {
+    let width: Int
+
+    static let colours = ["\u{1B}[36m", "\u{1B}[35m", "\u{1B}[34m", "\u{1B}[33m", "\u{1B}[32m", "\u{1B}[31m"]
+
+    /// The same colour for the same name in every run (FNV-1a of its bytes).
+    static func colourIndex(of name: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % UInt32(colours.count))
     }
 }

@@ -5,7 +5,9 @@ import MonkeyCore
 /// everything else a string.
 enum JSONLines {
     /// Fields that are counts or ids in the protocol, written as JSON numbers.
-    static let numericFields: Set<String> = ["id", "number", "monkeys", "typed", "entries", "hits", "count", "seed"]
+    static let numericFields: Set<String> = [
+        "id", "number", "monkeys", "typed", "entries", "hits", "count", "seed", "entry_id",
+    ]
     /// The odds of STATUS (see `Figures`): JSON numbers where a double holds
     /// them, strings otherwise (`never`, and exponents beyond ±300).
     static let oddsFields: Set<String> = ["p_hit", "expected_entries", "expected_seconds", "chance"]

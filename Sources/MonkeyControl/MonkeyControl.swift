@@ -48,11 +48,12 @@ public enum MonkeyControl {
         let socketPath =
             invocation.socketPath
             ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
-        let formatter = HumanFormatter(
+        var formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
-        try Runner(
+        if case .events = invocation.command { formatter.countsEvents = true }
+        var runner = Runner(
             invocation: invocation, socketPath: socketPath, console: console, formatter: formatter,
-            environment: environment
-        ).run()
+            environment: environment)
+        try runner.run()
     }
 }

@@ -4,6 +4,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     case target, monkeys, interval, alphabet
     case lines, follow
     case seed, id
+    case all, after, session, hit, stopped, best, timeout
     case once
 
     var long: String {
@@ -20,6 +21,13 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .follow: "follow"
         case .seed: "seed"
         case .id: "id"
+        case .all: "all"
+        case .after: "after"
+        case .session: "session"
+        case .hit: "hit"
+        case .stopped: "stopped"
+        case .best: "best"
+        case .timeout: "timeout"
         case .once: "once"
         }
     }
@@ -35,8 +43,9 @@ enum OptionName: Sendable, CaseIterable, Hashable {
 
     var takesValue: Bool {
         switch self {
-        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id: true
-        case .json, .help, .version, .follow, .once: false
+        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best, .timeout:
+            true
+        case .json, .help, .version, .follow, .all, .hit, .stopped, .once: false
         }
     }
 

@@ -12,10 +12,19 @@ enum RequestLine {
         case .clear(let session): RequestEncoder.line(.clear, words: [session])
         case .delete(let session): RequestEncoder.line(.delete, words: [session])
         case .status(let session): RequestEncoder.line(.status, words: session.map { [$0] } ?? [])
-        case .log(let session, let last):
-            RequestEncoder.line(.log, words: [session], settings: last.map { [("last", String($0))] } ?? [])
-        case .tail(let session, let last, let follow):
-            RequestEncoder.line(follow ? .tail : .log, words: [session], settings: [("last", String(last))])
+        case .log(let sessions, let last):
+            RequestEncoder.line(.log, words: sessions, settings: last.map { [("last", String($0))] } ?? [])
+        case .tail(let sessions, let last, let follow):
+            RequestEncoder.line(follow ? .tail : .log, words: sessions, settings: [("last", String(last))])
+        case .events(let after, let session, let follow):
+            RequestEncoder.line(
+                .events,
+                settings: [(follow ? after : (after ?? "0")).map { ("after", $0) }, session.map { ("session", $0) }]
+                    .compactMap { $0 })
+        case .wait(let session, let condition, let timeout):
+            RequestEncoder.line(
+                .wait, words: [session],
+                settings: [("for", condition)] + (timeout.map { [("timeout", $0)] } ?? []))
         case .ping: RequestEncoder.line(.ping)
         case .hello: RequestEncoder.line(.hello)
         case .help, .clientVersion, .odds, .replay, .top: nil

@@ -8,11 +8,11 @@ struct Runner {
     let invocation: Invocation
     let socketPath: String
     let console: Console
-    let formatter: HumanFormatter
+    var formatter: HumanFormatter
     /// The variables `top` consults (`TERM`).
     var environment: [String: String] = [:]
 
-    func run() throws(ControlFailure) {
+    mutating func run() throws(ControlFailure) {
         let command = invocation.command
         if runLocally(command) { return }
         if case .top(let once) = command {
@@ -21,17 +21,45 @@ struct Runner {
         }
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
-        if case .tail(_, _, follow: true) = command {
+        if let sessions = command.sessionsShown { formatter.prefix = try prefix(for: sessions, on: connection) }
+        switch command {
+        case .tail(_, _, follow: true), .events(_, _, follow: true):
             try follow(request, on: connection)
             return
+        case .events:
+            // The retained events, then the empty line ends the stream.
+            try send(request + "\n", on: connection)
+        default:
+            try send(request, on: connection)
         }
-        try send(request, on: connection)
         var recordCount = 0
         let message = try readResponse(from: connection) { record in
             recordCount += 1
             emit(record)
         }
         finish(command, message: message, recordCount: recordCount)
+    }
+
+    /// The prefix of each line of several sessions' entries: their names
+    /// padded to the longest (of those named, and those the globs match
+    /// now, asked with STATUS), each in a colour of its own on a terminal.
+    private func prefix(for sessions: [String], on connection: ClientConnection) throws(ControlFailure)
+        -> SessionPrefix?
+    {
+        guard sessions.count > 1 || sessions.contains(where: { SessionPattern($0)?.isGlob == true }) else { return nil }
+        var names = sessions.filter { SessionPattern($0)?.isGlob != true }
+        let globs = sessions.compactMap { SessionPattern($0) }.filter(\.isGlob)
+        if !globs.isEmpty {
+            try send("STATUS", on: connection)
+            _ = try readResponse(from: connection) { record in
+                if let name = record.value("name"), let session = SessionName(name),
+                    globs.contains(where: { $0.matches(session) })
+                {
+                    names.append(name)
+                }
+            }
+        }
+        return SessionPrefix(width: names.map(\.count).max() ?? 0)
     }
 
     private func connect() throws(ControlFailure) -> ClientConnection {
@@ -104,7 +132,8 @@ struct Runner {
     /// answer it is, and nothing for listings.
     private func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
-        case .status, .log, .tail:
+        // WAIT answers with the session's status record, which says it all.
+        case .status, .log, .tail, .events, .wait:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

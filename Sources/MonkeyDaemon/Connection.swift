@@ -35,21 +35,61 @@ final class Connection {
         case listing(SessionListing)
         /// METRICS being written as the client reads.
         case reportingMetrics(MetricsListing)
+        /// A TAIL of several sessions or globs being replayed (then followed).
+        case tailing(TailStream)
         /// A TAIL caught up with typing: new entries are written as they
         /// are typed, until the client sends a line or hangs up.
         case following(Following)
+        /// EVENTS: the retained events after a cursor, then new ones as
+        /// they happen, until the client sends a line or hangs up.
+        case streamingEvents(EventStreaming)
+        /// WAIT: until an event meets the condition, or the timeout.
+        case waiting(Waiting)
         /// Closing once what is queued is written (QUIT, busy, shutdown).
         case closing
     }
 
     /// A live TAIL.
     struct Following {
-        let session: SessionName
-        /// Entries up to this id are not sent (TAIL after= beyond the newest entry).
-        let afterID: UInt64
+        enum Scope {
+            /// One session named alone: the TAIL ends with an error if it is
+            /// deleted. Entries up to `afterID` are not sent (TAIL after=
+            /// beyond the newest entry).
+            case single(SessionName, afterID: UInt64)
+            /// Several sessions or globs: a deleted one is reported and
+            /// dropped, and sessions the globs match later are followed too.
+            case several(patterns: [SessionPattern], sessions: Set<SessionName>)
+        }
+
+        var scope: Scope
         var backlog: FollowerBacklog
         /// When new entries were last written (see `TickPlan.writesFollowerNow`).
         var lastWrite: UInt64 = 0
+
+        /// The sessions followed now.
+        var sessions: [SessionName] {
+            switch scope {
+            case .single(let name, _): [name]
+            case .several(_, let sessions): Array(sessions)
+            }
+        }
+    }
+
+    /// An EVENTS stream.
+    struct EventStreaming {
+        var cursor: EventCursor
+        var backlog: FollowerBacklog
+        /// Caught up with the log: new events are written as they happen.
+        var isLive = false
+    }
+
+    /// A WAIT.
+    struct Waiting {
+        let session: SessionName
+        let condition: WaitCondition
+        /// On the monotonic clock; nil: no timeout.
+        let deadline: UInt64?
+        let timeout: Interval?
     }
 
     struct Interest: Equatable {
@@ -64,6 +104,7 @@ final class Connection {
         if let stream = reply.stream { return .replaying(stream) }
         if let listing = reply.listing { return .listing(listing) }
         if let metrics = reply.metrics { return .reportingMetrics(metrics) }
+        if let tail = reply.tail { return .tailing(tail) }
         return .requests
     }
 
@@ -77,7 +118,7 @@ final class Connection {
             return (.replaying(stream), nil)
         case .finished where stream.isFollowing:
             let following = Following(
-                session: stream.session, afterID: stream.lastID, backlog: FollowerBacklog(limit: backlogLimit))
+                scope: .single(stream.session, afterID: stream.lastID), backlog: FollowerBacklog(limit: backlogLimit))
             return (.following(following), nil)
         case .finished:
             return (.requests, .ok(nil))
@@ -97,18 +138,28 @@ final class Connection {
     /// else is answered meanwhile.
     var isStreaming: Bool {
         switch phase {
-        case .replaying, .listing, .reportingMetrics: true
-        case .requests, .following, .closing: false
+        case .replaying, .listing, .reportingMetrics, .tailing: true
+        case .streamingEvents(let streaming): !streaming.isLive
+        case .requests, .following, .waiting, .closing: false
         }
     }
 
-    /// In a TAIL (replaying or following): any line the client sends ends it.
+    /// In a TAIL or EVENTS (replaying or live): any line the client sends
+    /// ends it.
     var isTailing: Bool {
         switch phase {
         case .replaying(let stream): stream.isFollowing
-        case .following: true
-        case .requests, .listing, .reportingMetrics, .closing: false
+        case .tailing(let tail): tail.follows
+        case .following, .streamingEvents: true
+        case .requests, .listing, .reportingMetrics, .waiting, .closing: false
         }
+    }
+
+    /// A response is under way (a stream, a follow, a wait): at shutdown it
+    /// ends with `ERR shutting-down`.
+    var hasResponseInProgress: Bool {
+        if case .waiting = phase { return true }
+        return isStreaming || isTailing
     }
 
     /// What the poller watches for, derived from the phase: readability
@@ -130,8 +181,20 @@ final class Connection {
         case .listing, .reportingMetrics:
             mayRead = false
             moreToWrite = true
+        case .tailing(let tail):
+            mayRead = tail.follows
+            moreToWrite = true
         case .following:
             mayRead = true
+            moreToWrite = false
+        case .streamingEvents(let streaming):
+            // The retained events are all written before a line ends the
+            // stream: `EVENTS after=0` and an empty line print them and end.
+            mayRead = streaming.isLive
+            moreToWrite = !streaming.isLive
+        case .waiting:
+            // Lines after a WAIT wait for its answer; a hang-up is seen all the same.
+            mayRead = false
             moreToWrite = false
         case .closing:
             mayRead = false

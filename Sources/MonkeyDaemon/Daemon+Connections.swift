@@ -120,14 +120,16 @@ extension Daemon {
         let limit = engine.limits.maximumPendingOutput
         while true {
             switch connection.phase {
-            case .closing, .listing, .reportingMetrics: return
+            case .closing, .listing, .reportingMetrics, .waiting: return
             case .replaying(let stream) where !stream.isFollowing: return
+            case .tailing(let tail) where !tail.follows: return
+            case .streamingEvents(let streaming) where !streaming.isLive: return
             case .requests where connection.output.pendingCount >= limit: return
-            case .requests, .replaying, .following: break
+            case .requests, .replaying, .following, .tailing, .streamingEvents: break
             }
             guard let frame = connection.nextFrame() else { return }
             if connection.isTailing {
-                // Any line, even an empty one, ends a TAIL; it is not a request.
+                // Any line, even an empty one, ends a TAIL or EVENTS; it is not a request.
                 endTail(connection, with: .ok(nil))
                 continue
             }
@@ -167,7 +169,9 @@ extension Daemon {
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.output.hold(from: start)
         pendingChanges.append(
-            PendingChange(connection: connection, change: change, reply: reply, status: start..<connection.output.end))
+            PendingChange(
+                connection: connection, change: change, events: reply.events, endsFollowers: reply.endsFollowers,
+                status: start..<connection.output.end))
     }
 
     /// Does what a reply that changes nothing says: queue its lines, start
@@ -180,6 +184,13 @@ extension Daemon {
         }
         if let status = reply.status { appendStatus(status, to: connection) }
         connection.phase = Connection.phase(startedBy: reply)
+        if let query = reply.eventStream {
+            connection.phase = .streamingEvents(
+                Connection.EventStreaming(
+                    cursor: EventCursor.start(query, in: eventLog),
+                    backlog: FollowerBacklog(limit: engine.limits.maximumPendingOutput)))
+        }
+        if let wait = reply.wait { startWaiting(connection, for: wait) }
         if connection.isStreaming { pumpStream(connection) }
     }
 
@@ -194,9 +205,9 @@ extension Daemon {
             pendingChanges = []
             do {
                 try store.commit(group.map(\.change.effect))
+                record(group.flatMap(\.events))
                 for pending in group {
-                    for event in pending.reply.events { events.record(event) }
-                    if let (session, status) = pending.reply.endsFollowers { endFollowers(of: session, with: status) }
+                    if let (session, status) = pending.endsFollowers { endFollowers(of: session, with: status) }
                 }
             } catch {
                 for pending in group.reversed() {
@@ -213,6 +224,7 @@ extension Daemon {
             }
             statusMayHaveChanged()
             rearmTimer()
+            armSyncTimer()
         }
         if store.policy.wantsSnapshot {
             store.compact(engine.snapshots, nextEpoch: engine.nextEpoch, replyingOn: queue)
@@ -255,57 +267,44 @@ extension Daemon {
             connection.phase = next.phase
             if let status = next.status { appendStatus(status, to: connection) }
             if case .following = next.phase { addFollower(connection.token, of: stream.session) }
-        case .requests, .following, .closing:
+        case .tailing(var tail):
+            let progress = connection.output.withBytes { output in
+                engine.fill(&tail, into: &output, byteLimit: byteLimit)
+            }
+            switch progress {
+            case .more:
+                connection.phase = .tailing(tail)
+            case .finished(let sessions) where tail.follows:
+                startFollowing(connection, patterns: tail.patterns, sessions: sessions)
+            case .finished:
+                connection.phase = .requests
+                appendStatus(.ok(nil), to: connection)
+            }
+        case .streamingEvents(var streaming):
+            let isCaughtUp = connection.output.withBytes { output in
+                streaming.cursor.fill(from: eventLog, into: &output, byteLimit: byteLimit)
+            }
+            streaming.isLive = isCaughtUp
+            connection.phase = .streamingEvents(streaming)
+            if isCaughtUp { eventFollowers.insert(connection.token) }
+        case .requests, .following, .waiting, .closing:
             return
         }
-    }
-
-    /// Ends a TAIL: reports skipped entries, then the status line.
-    func endTail(_ connection: Connection, with status: Status) {
-        if case .following(var following) = connection.phase {
-            removeFollower(connection.token, of: following.session)
-            if let lost = following.backlog.finish() {
-                connection.output.withBytes { ResponseEncoder.append(FollowerBacklog.lostRecord(lost), to: &$0) }
-            }
-        }
-        connection.phase = .requests
-        appendStatus(status, to: connection)
-    }
-
-    private func endFollowers(of name: SessionName, with status: Status) {
-        for token in followers[name] ?? [] {
-            guard let connection = connections[token] else { continue }
-            endTail(connection, with: status)
-            service(connection)
-        }
-        followers[name] = nil
-        engine.setFollowed(name, false)
-    }
-
-    private func addFollower(_ token: UInt64, of name: SessionName) {
-        followers[name, default: []].append(token)
-        engine.setFollowed(name, true)
-    }
-
-    private func removeFollower(_ token: UInt64, of name: SessionName) {
-        followers[name]?.removeAll { $0 == token }
-        guard followers[name]?.isEmpty == true else { return }
-        followers[name] = nil
-        engine.setFollowed(name, false)
     }
 
     /// A change applied in memory and answered, waiting for its commit.
     struct PendingChange {
         let connection: Connection
         let change: Change
-        let reply: Reply
+        let events: [Event]
+        let endsFollowers: (session: SessionName, status: Status)?
         /// Where its status line lies in the connection's output.
         let status: Range<Int>
     }
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
-        if case .following(let following) = connection.phase { removeFollower(connection.token, of: following.session) }
+        stopStreaming(connection)
         poller.remove(connection.fd)
         Syscalls.close(connection.fd)
         resumeAccepting()

@@ -42,7 +42,7 @@ extension Daemon {
         statusTimer?.cancel()
         watchdogTimer?.cancel()
         for connection in connections.values {
-            if connection.isTailing || connection.isStreaming {
+            if connection.hasResponseInProgress {
                 connection.phase = .closing
                 appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             }

@@ -45,7 +45,7 @@ extension Daemon {
                 deliver(lineScratch, of: typed.entry, to: connection)
             }
         }
-        for event in hits { events.record(event) }
+        record(hits)
         statusMayHaveChanged()
         flushFollowers(touched, now: now)
         commitChanges()
@@ -79,7 +79,8 @@ extension Daemon {
     /// Queues an entry line for a follower, or counts it as lost when the
     /// follower is not reading (see `FollowerBacklog`).
     private func deliver(_ line: [UInt8], of entry: Entry, to connection: Connection) {
-        guard case .following(var following) = connection.phase, entry.id > following.afterID else { return }
+        guard case .following(var following) = connection.phase else { return }
+        if case .single(_, let afterID) = following.scope, entry.id <= afterID { return }
         let delivery = following.backlog.deliver(length: line.count, pending: connection.output.pendingCount)
         connection.phase = .following(following)
         if let lost = delivery.reportsLost {

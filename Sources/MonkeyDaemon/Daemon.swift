@@ -28,6 +28,16 @@ final class Daemon: @unchecked Sendable {
     var deferredFollowers: [Connection] = []
     /// Changes read since the last commit (see `commitChanges`).
     var pendingChanges: [PendingChange] = []
+    /// The EVENTS stream's newest events (Daemon+Events.swift).
+    var eventLog: EventLog
+    /// Connections streaming events live.
+    var eventFollowers = Set<UInt64>()
+    /// Following TAILs with globs, which follow new sessions they match.
+    var globFollowers = Set<UInt64>()
+    /// Connections waiting (WAIT), by session (Daemon+Wait.swift).
+    var waiters: [SessionName: [UInt64]] = [:]
+    var waitTimer: DispatchSourceTimer?
+    var waitDeadline: UInt64?
     static let listenerToken: UInt64 = 0
     /// What woke the queue, counted (see `WakeUps`).
     var wakeUps = WakeUps()
@@ -77,13 +87,15 @@ final class Daemon: @unchecked Sendable {
             "only root, the daemon's user (uid \(ownUserID)) and members of group \(configuration.socketGroup) may"
         let now = Daemon.now()
         engine.reserveEpochs(below: store.loadedNextEpoch)
-        for session in restored { events.record(engine.restore(session, now: now)) }
+        self.eventLog = EventLog(
+            capacity: configuration.maximumEvents, nextID: store.loadedEventsReservedID, restoring: store.loadedEvents)
         do {
             self.poller = try Poller()
             try poller.add(listener.fd, token: Daemon.listenerToken, interest: .readable)
         } catch {
             throw StartupError("cannot set up the event loop", error)
         }
+        record(restored.map { engine.restore($0, now: now) })
     }
 
     /// The monotonic clock Dispatch timers use.

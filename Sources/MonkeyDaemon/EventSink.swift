@@ -4,6 +4,8 @@ import MonkeyShell
 /// Where the daemon's events go: the journal under systemd, stderr otherwise.
 protocol EventSink: AnyObject {
     func record(_ event: Event)
+    /// Several events at once: those of one group commit.
+    func record(contentsOf events: [Event])
     /// A problem of the daemon itself (storage, configuration), with a priority.
     func log(_ priority: LogPriority, _ message: String)
 }
@@ -17,17 +19,52 @@ enum LogPriority: Int, Sendable {
     case debug = 7
 }
 
+extension EventSink {
+    func record(contentsOf events: [Event]) {
+        for event in events { record(event) }
+    }
+}
+
 /// Writes events to stderr in a readable form, for development runs.
 final class StandardErrorSink: EventSink {
+    /// Reused for every line, so that logging allocates nothing per event.
+    private var line: [UInt8] = []
+
     func record(_ event: Event) {
-        var fields = event.fields.map { field -> String in
-            var bytes: [UInt8] = []
-            ResponseEncoder.appendField(field.key, field.value, to: &bytes)
-            return String(decoding: bytes.dropFirst(), as: UTF8.self)
+        line.removeAll(keepingCapacity: true)
+        append(event, to: &line)
+        Syscalls.writeAll(line, to: Syscalls.standardError)
+    }
+
+    /// One write for all of them: a group of thousands of pipelined
+    /// changes would otherwise make as many system calls.
+    func record(contentsOf events: [Event]) {
+        line.removeAll(keepingCapacity: true)
+        for event in events { append(event, to: &line) }
+        Syscalls.writeAll(line, to: Syscalls.standardError)
+    }
+
+    /// `monkeyd: start: message [key=value ... peer_uid=0 peer_pid=1]`
+    private func append(_ event: Event, to output: inout [UInt8]) {
+        output.append(contentsOf: "monkeyd: ".utf8)
+        output.append(contentsOf: event.kind.rawValue.utf8)
+        output.append(contentsOf: ": ".utf8)
+        output.append(contentsOf: event.message.utf8)
+        if !event.fields.isEmpty || event.peer != nil {
+            output.append(contentsOf: " [".utf8)
+            let start = output.count
+            for field in event.fields { ResponseEncoder.appendField(field.key, field.value, to: &output) }
+            if let peer = event.peer {
+                output.append(contentsOf: " peer_uid=".utf8)
+                ResponseEncoder.appendDecimal(UInt64(peer.uid), to: &output)
+                output.append(contentsOf: " peer_pid=".utf8)
+                ResponseEncoder.appendDecimal(UInt64(max(peer.pid, 0)), to: &output)
+            }
+            // Every field was written with its leading blank; the first needs none.
+            output.remove(at: start)
+            output.append(UInt8(ascii: "]"))
         }
-        if let peer = event.peer { fields += ["peer_uid=\(peer.uid)", "peer_pid=\(peer.pid)"] }
-        let details = fields.isEmpty ? "" : " [" + fields.joined(separator: " ") + "]"
-        Syscalls.printError("monkeyd: \(event.kind.rawValue): \(event.message)\(details)")
+        output.append(0x0A)
     }
 
     func log(_ priority: LogPriority, _ message: String) {

@@ -51,6 +51,10 @@ final class FileStore: @unchecked Sendable {
         for (_, stored, recordCount) in loaded.sessions { policy.restore(stored, recordsInFile: recordCount) }
         self.loadedSessions = loaded.sessions.map(\.session)
         self.loadedNextEpoch = loaded.nextEpoch
+        self.loadedEvents = loaded.events
+        self.loadedEventsReservedID = loaded.eventsReservedID
+        self.eventsInFile = loaded.events.count
+        policy.restoreEventReservation(loaded.eventsReservedID)
         self.writerEpochs = Dictionary(
             loaded.sessions.map { ($0.session.name, $0.session.epoch) }, uniquingKeysWith: { $1 })
         // Sessions that type again need ids reserved before their first
@@ -67,6 +71,12 @@ final class FileStore: @unchecked Sendable {
     /// The sessions loaded at start-up, and the epoch the next gets.
     let loadedSessions: [Session]
     let loadedNextEpoch: UInt64
+    /// The events the events file held at start-up, and the first event id
+    /// no event before the start may have had.
+    let loadedEvents: [StreamEvent]
+    let loadedEventsReservedID: UInt64
+    /// Events in the events file once what was handed over is written.
+    private var eventsInFile: Int
     /// The epoch the writer was last told of, by session.
     private var writerEpochs: [SessionName: UInt64]
 
@@ -142,6 +152,26 @@ final class FileStore: @unchecked Sendable {
             }
         }
         return plan.nextAttentionID
+    }
+
+    // MARK: Events
+
+    /// An event is about to get `id`: if no reservation on disk covers it
+    /// yet, one is written at once (rare: renewals are asked for at half).
+    func prepareEventID(_ id: UInt64) {
+        guard let reservation = policy.eventIDUsed(id) else { return }
+        try? append([reservation])
+    }
+
+    /// Records an event of the stream; past twice `log`'s capacity in the
+    /// file, the file is rewritten with the events the log keeps.
+    func record(_ event: StreamEvent, retained log: EventLog) {
+        EventFile.append(event, to: &outbox.events)
+        eventsInFile += 1
+        guard eventsInFile >= 2 * log.capacity else { return }
+        outbox.eventsFile = EventFile.encode(log.retained)
+        outbox.eventsFileHolds = outbox.events.count
+        eventsInFile = log.count
     }
 
     // MARK: Syncing

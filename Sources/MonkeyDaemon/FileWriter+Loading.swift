@@ -13,6 +13,9 @@ extension FileWriter {
         var segment: UInt64 = 1
         var segmentLength = ControlFile.preambleLength
         var snapshotBytes = 0
+        /// The events file's events, and the event ids reserved.
+        var events: [StreamEvent] = []
+        var eventsReservedID: UInt64 = 1
     }
 
     /// Loads every session, keeping `retention` entries each, and folds
@@ -62,6 +65,8 @@ extension FileWriter {
         removeEntriesFilesOfNoSession(names, state: state, isDamaged: isDamaged, report: report)
         try foldJournalAtStart(journal, unfolded: unfolded, report: report)
         loaded.nextEpoch = state.nextEpoch
+        loaded.eventsReservedID = state.eventsReservedID
+        loaded.events = readEvents(report: report)
         if isUpgrade || isDamaged || lastSegment == nil {
             // A snapshot of what was read: the next start reads it cleanly
             // (after an upgrade, without the state files of the first release).
@@ -75,6 +80,32 @@ extension FileWriter {
             loaded.segmentLength = lastSegment.length
         }
         return loaded
+    }
+
+    /// The events file's events, its torn or damaged tail cut.
+    private func readEvents(report: (LogPriority, String) -> Void) -> [StreamEvent] {
+        let bytes: [UInt8]
+        do {
+            guard let read = try Syscalls.readWholeFile(eventsPath, limit: Int.max) else { return [] }
+            bytes = read
+        } catch {
+            report(.error, "cannot read \(eventsPath): \(error.reason); the stream's earlier events are missing")
+            return []
+        }
+        let contents = EventFile.decode(bytes)
+        eventsLength = contents.validLength < EventFile.header.count ? 0 : contents.validLength
+        if let damage = contents.damage {
+            report(.warning, "\(eventsPath): \(damage); cut it there, keeping \(contents.events.count) events")
+            do {
+                let fd = try Syscalls.open(eventsPath, .writeCreating)
+                defer { Syscalls.close(fd) }
+                try Syscalls.truncate(fd, to: eventsLength)
+                try Syscalls.synchronizeData(fd)
+            } catch {
+                report(.error, "cannot cut \(eventsPath): \(error.reason)")
+            }
+        }
+        return contents.events
     }
 
     /// The state the snapshot holds (or, in a directory of the first

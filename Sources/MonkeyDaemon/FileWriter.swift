@@ -34,6 +34,10 @@ final class FileWriter: @unchecked Sendable {
     var isFoldFailing = false
     var syncsBeforeFoldRetry = 0
     static let syncsBetweenFoldRetries = 15
+    /// Bytes of the events file holding its header and good records; 0 when there is none.
+    var eventsLength = 0
+    /// Event records whose write failed, written again first next time.
+    var eventsUnwritten: [UInt8] = []
 
     /// What the writer knows of one session's entries file.
     final class SessionFiles {
@@ -79,6 +83,7 @@ final class FileWriter: @unchecked Sendable {
 
     func entriesPath(_ name: SessionName) -> String { "\(directory)/\(name.text).entries" }
     var journalPath: String { "\(directory)/journal" }
+    var eventsPath: String { "\(directory)/events" }
     var snapshotPath: String { "\(directory)/snapshot" }
 
     // MARK: Syncing
@@ -137,7 +142,12 @@ final class FileWriter: @unchecked Sendable {
             journalUnwritten = Array(records)
             outcome.failure = outcome.failure ?? error.message
         }
-        if replacedFiles {
+        do {
+            try writeEvents(outbox)
+        } catch {
+            outcome.failure = outcome.failure ?? error.message
+        }
+        if replacedFiles || outbox.eventsFile != nil {
             do {
                 try syncDirectory()
             } catch {
@@ -159,7 +169,7 @@ final class FileWriter: @unchecked Sendable {
                 }
             }
         }
-        outcome.hasUnwritten = !journalUnwritten.isEmpty || isFoldFailing
+        outcome.hasUnwritten = !journalUnwritten.isEmpty || !eventsUnwritten.isEmpty || isFoldFailing
         return outcome
     }
 
@@ -202,5 +212,43 @@ final class FileWriter: @unchecked Sendable {
             failure = failure ?? error.message
         }
         return failure
+    }
+
+    /// Replaces the events file when the outbox holds a whole one, then
+    /// appends the outbox's events that the replacement does not hold (or,
+    /// if it failed, all of them and those that failed before) and syncs.
+    private func writeEvents(_ outbox: Outbox) throws(StorageError) {
+        var failure: StorageError?
+        var records = eventsUnwritten + outbox.events
+        if let file = outbox.eventsFile {
+            do {
+                try replaceFile(eventsPath, with: file, what: "the events")
+                eventsLength = file.count
+                records = Array(outbox.events[outbox.eventsFileHolds...])
+            } catch {
+                // The file keeps growing until the next compaction; nothing is lost.
+                failure = error
+            }
+        }
+        eventsUnwritten = []
+        if !records.isEmpty {
+            do throws(SystemError) {
+                let fd = try Syscalls.open(eventsPath, .writeCreating)
+                defer { Syscalls.close(fd) }
+                var start = eventsLength
+                if eventsLength == 0 {
+                    try Syscalls.write(fd, EventFile.header, at: 0)
+                    start = EventFile.header.count
+                }
+                try Syscalls.write(fd, records, at: start)
+                try Syscalls.truncate(fd, to: start + records.count)
+                try Syscalls.synchronizeData(fd)
+                eventsLength = start + records.count
+            } catch {
+                eventsUnwritten = records
+                failure = failure ?? StorageError("cannot write the events \(eventsPath): \(error.reason)")
+            }
+        }
+        if let failure { throw failure }
     }
 }

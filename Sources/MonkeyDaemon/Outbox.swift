@@ -15,6 +15,12 @@ struct Outbox: Sendable {
     /// Sessions whose epoch changed (created, cleared) or that are gone
     /// (nil), in the order the changes were made durable.
     var epochChanges: [(name: SessionName, epoch: UInt64?)] = []
+    /// Events of the stream, as records of the events file.
+    var events: [UInt8] = []
+    /// The whole events file, to replace it (its newest events only), and
+    /// how many bytes of `events` it already holds.
+    var eventsFile: [UInt8]?
+    var eventsFileHolds = 0
 
     struct Replacement: Sendable {
         let name: SessionName
@@ -24,13 +30,15 @@ struct Outbox: Sendable {
         let lastNumber: UInt64
     }
 
-    var isEmpty: Bool { entries.isEmpty && replacements.isEmpty && epochChanges.isEmpty }
+    var isEmpty: Bool {
+        entries.isEmpty && replacements.isEmpty && epochChanges.isEmpty && events.isEmpty && eventsFile == nil
+    }
 
     /// Past this many bytes the outbox is written without waiting for the
     /// end of `sync_interval`, so that a long interval with fast typing
     /// cannot grow it without bound.
     static let largeSize = 16 << 20
-    var isLarge: Bool { entries.count + replacementBytes > Self.largeSize }
+    var isLarge: Bool { entries.count + replacementBytes + events.count > Self.largeSize }
 
     mutating func append(_ entry: Entry, session: SessionName, epoch: UInt64) {
         entries.append(entry, session: session, epoch: epoch)

@@ -66,7 +66,7 @@ struct RequestEncoderTests {
         }
 
         mutating func request() -> Request {
-            switch below(13) {
+            switch below(16) {
             case 0: return .ping
             case 1: return .hello
             case 2: return .help
@@ -81,8 +81,21 @@ struct RequestEncoderTests {
             case 8: return .clear(name())
             case 9: return .delete(name())
             case 10: return .status(below(2) == 0 ? nil : name())
-            case 11: return .log(name(), query())
-            default: return .tail(name(), query())
+            case 11: return .log([.name(name())], query())
+            case 12: return .tail([.name(name())], query())
+            case 13:
+                var query = query()
+                query.after = nil
+                return .tail([.name(name()), .glob(Glob("exp-[a-c]*?") ?? Glob("x*").unsafelyUnwrapped)], query)
+            case 14:
+                return .events(
+                    EventsQuery(
+                        after: below(2) == 0 ? nil : random.next(), session: below(2) == 0 ? nil : .name(name())))
+            default:
+                let conditions: [WaitCondition] = [.hit, .stopped, .best(1 + below(1000))]
+                return .wait(
+                    name(), conditions[below(3)],
+                    timeout: below(2) == 0 ? nil : Interval(nanoseconds: UInt64(1 + below(1000)) * 1_000_000))
             }
         }
     }

@@ -111,8 +111,8 @@ struct RequestParserSettingsTests {
         ] as [(String, LogQuery)])
     func logAndTailQueries(arguments: String, expected: LogQuery) throws {
         let a = try sessionName("a")
-        #expect(try parser.parse("LOG a \(arguments)") == .log(a, expected))
-        #expect(try parser.parse("TAIL a \(arguments)") == .tail(a, expected))
+        #expect(try parser.parse("LOG a \(arguments)") == .log([.name(a)], expected))
+        #expect(try parser.parse("TAIL a \(arguments)") == .tail([.name(a)], expected))
     }
 
     @Test(arguments: [

@@ -8,7 +8,8 @@ struct RequestParserTests {
     /// The shortest valid line for each verb, after the verb.
     static func arguments(for verb: Verb) -> String {
         switch verb {
-        case .ping, .hello, .help, .quit, .status, .metrics: ""
+        case .ping, .hello, .help, .quit, .status, .metrics, .events: ""
+        case .wait: " a for=hit"
         case .start, .stop, .clear, .delete, .log, .tail: " a"
         case .set: " a monkeys=2"
         }
@@ -38,8 +39,8 @@ struct RequestParserTests {
         #expect(try parser.parse("STATUS") == .status(nil))
         #expect(try parser.parse("STATUS a") == .status(a))
         #expect(try parser.parse("START a") == .start(a, SettingsChange()))
-        #expect(try parser.parse("LOG a") == .log(a, LogQuery()))
-        #expect(try parser.parse("TAIL a last=5 after=3") == .tail(a, LogQuery(last: 5, after: 3)))
+        #expect(try parser.parse("LOG a") == .log([.name(a)], LogQuery()))
+        #expect(try parser.parse("TAIL a last=5 after=3") == .tail([.name(a)], LogQuery(last: 5, after: 3)))
         #expect(try parser.parse("START \"a\"") == .start(a, SettingsChange()))
         let change = SettingsChange(
             monkeys: 3, interval: Interval(nanoseconds: 250_000_000), alphabet: try alphabet("ab c"),
@@ -134,7 +135,7 @@ struct RequestParserTests {
     }
 
     @Test(arguments: [
-        "PING x", "HELLO x", "QUIT now", "STOP a b", "STATUS a b", "START a b", "START a monkeys=2 b", "LOG a b",
+        "PING x", "HELLO x", "QUIT now", "STOP a b", "STATUS a b", "START a b", "START a monkeys=2 b", "WAIT a b",
         "CLEAR a \"b\"",
     ])
     func extraPositionalArgumentIsBadRequest(line: String) {

@@ -79,7 +79,7 @@ struct ResponseCodingTests {
         #expect(
             words == [
                 "unknown-command", "bad-request", "bad-argument", "no-such-session", "too-many-sessions",
-                "line-too-long", "busy", "denied", "shutting-down", "storage-error", "internal",
+                "line-too-long", "busy", "denied", "shutting-down", "storage-error", "timed-out", "internal",
             ])
     }
 

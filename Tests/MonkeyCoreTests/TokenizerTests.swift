@@ -70,3 +70,22 @@ struct TokenizerTests {
         }
     }
 }
+
+/// The parser's shortcut for plain lines gives the tokenizer's tokens, and
+/// declines every line it cannot read as plain words.
+struct PlainWordsTests {
+    @Test func plainWordsAgreeWithTheTokenizer() throws {
+        var random = WyRand(seed: 99)
+        let bytes: [UInt8] = Array("aZ09-_. \t=\"\\é".utf8)
+        for _ in 0..<20_000 {
+            let length = Int(random.next(below: 12))
+            let line = (0..<length).map { _ in bytes[Int(random.next(below: UInt64(bytes.count)))] }
+            guard let text = String(validating: line, as: UTF8.self) else { continue }
+            if let words = RequestParser.plainWords(line[...]) {
+                #expect(try Tokenizer.tokens(in: text) == words, "\(text)")
+            } else {
+                #expect(line.contains { $0 == 0x22 || $0 == 0x3D || $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09) })
+            }
+        }
+    }
+}

@@ -47,6 +47,11 @@ struct CompletionTests {
             show monkeyctl replay --
             show monkeyctl odds ''
             show monkeyctl odds --target x --m
+            show monkeyctl w
+            show monkeyctl wait alpha --
+            show monkeyctl events --session ''
+            show monkeyctl events -
+            show monkeyctl start s --s
             show monkeyctl t
             show monkeyctl top -
             show monkeyctl top ''
@@ -54,9 +59,11 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow", "be.ta", "odds",
+                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
-                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys",
+                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "wait",
+                "--socket --json --help --hit --stopped --best --timeout", "alpha be.ta",
+                "--socket --json --help -f --follow --after --session", "--socket --seed",
                 "tail top", "--socket --help --once", "--socket --help --once",
             ])
     }
@@ -72,6 +79,8 @@ struct CompletionTests {
             complete -C 'monkeyctl r' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl replay --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl odds --i' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl wait --' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl events --session ' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl to' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl top --' | string replace -r '\\t.*' ''
             """
@@ -80,7 +89,9 @@ struct CompletionTests {
         #expect(
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval", "top", "--help", "--once", "--socket",
+                "--json", "--monkeys", "--seed", "--socket", "--interval", "--best", "--help", "--hit", "--json",
+                "--socket", "--stopped", "--timeout", "alpha", "be.ta", "top",
+                "--help", "--once", "--socket",
             ])
     }
 
@@ -105,7 +116,8 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "_monkeyctl", "start stop set clear delete status log tail top ping hello version odds replay help ",
+                "_monkeyctl",
+                "start stop set clear delete status log tail events wait top ping hello version odds replay help ",
                 "alpha",
                 "be.ta",
                 "--socket (-h --help)-h (-h --help)--help --once ",

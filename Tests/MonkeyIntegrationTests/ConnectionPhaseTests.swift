@@ -62,7 +62,11 @@ struct ConnectionPhaseTests {
             Issue.record("a TAIL caught up follows")
             return
         }
-        #expect(following.session == name && following.afterID == 41)
+        guard case .single(let session, let afterID) = following.scope else {
+            Issue.record("a TAIL of one session follows it alone")
+            return
+        }
+        #expect(session == name && afterID == 41)
         #expect(following.backlog == FollowerBacklog(limit: Self.limit))
     }
 
@@ -101,7 +105,7 @@ struct ConnectionPhaseTests {
     /// A follower is always read (a line ends it) but written only when
     /// entries wait; a closing connection is never read.
     @Test func aFollowerIsReadAndAClosingConnectionIsNot() {
-        let following = Connection.Following(session: name, afterID: 0, backlog: FollowerBacklog(limit: 10))
+        let following = Connection.Following(scope: .single(name, afterID: 0), backlog: FollowerBacklog(limit: 10))
         #expect(interest(.following(following)) == .init(readable: true, writable: false))
         #expect(interest(.following(following), pendingOutput: 5_000) == .init(readable: true, writable: true))
         #expect(interest(.closing) == .init(readable: false, writable: false))

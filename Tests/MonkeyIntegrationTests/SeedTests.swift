@@ -68,6 +68,20 @@ struct SeedTests {
         #expect(try daemon.request("SET s seed=18446744073709551616").last?.hasPrefix("ERR bad-argument") == true)
     }
 
+    /// `monkeyctl start --seed` and `set --seed ""` reach the daemon as the
+    /// setting; a bad seed is the daemon's one-line error.
+    @Test func monkeyctlSetsAndClearsTheSeed() throws {
+        let daemon = try DaemonProcess()
+        let client = MonkeyctlClient(daemon)
+        #expect(try client.run("start", "s", "--seed", "42", "--interval", "1h").status == 0)
+        #expect(try fields(daemon.request("STATUS s")[0])["seed"] == "42")
+        #expect(try client.run("set", "s", "--seed", "").status == 0)
+        #expect(try fields(daemon.request("STATUS s")[0])["seed"] == nil)
+        let bad = try client.run("set", "s", "--seed", "x")
+        #expect(bad.status != 0 && bad.error.contains("seed must be"), "\(bad)")
+        #expect(try client.run("odds", "--target", "a", "--seed", "1").status == 2, "odds takes no seed")
+    }
+
     /// The figures of STATUS and of `monkeyctl odds` come from the same code.
     @Test func statusShowsTheOddsThatOddsComputes() throws {
         let daemon = try DaemonProcess()

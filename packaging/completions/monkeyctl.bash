@@ -12,7 +12,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail top ping hello version odds replay help"
+    local subcommands="start stop set clear delete status log tail events wait top ping hello version odds replay help"
     local common="--socket --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -25,7 +25,8 @@ _monkeyctl() {
 
     case $previous in
     --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
-    --target | --monkeys | --interval | --alphabet | -n | --seed | --id) COMPREPLY=(); return ;;
+    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | --after | --best | --timeout) COMPREPLY=(); return ;;
+    --session) COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current")); return ;;
     esac
 
     if [[ -z $subcommand ]]; then
@@ -39,9 +40,11 @@ _monkeyctl() {
 
     local options=$common
     case $subcommand in
-    start | set) options+=" --target --monkeys --interval --alphabet" ;;
-    log) options+=" -n" ;;
-    tail) options+=" -n -f --follow" ;;
+    start | set) options+=" --target --monkeys --interval --alphabet --seed" ;;
+    log) options+=" -n --all" ;;
+    tail) options+=" -n -f --follow --all" ;;
+    events) options+=" -f --follow --after --session" ;;
+    wait) options+=" --hit --stopped --best --timeout" ;;
     # Not --json: top is for people.
     top) options="--socket --help --once" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
@@ -50,7 +53,7 @@ _monkeyctl() {
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | odds | replay | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | odds | replay | events | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

@@ -10,7 +10,7 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail top ping hello version odds replay help
+set -l subcommands start stop set clear delete status log tail events wait top ping hello version odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
 complete -c monkeyctl -n 'not __fish_seen_subcommand_from top' -l json -d 'print JSON Lines'
@@ -25,6 +25,8 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a delet
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a status -d 'show sessions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a log -d 'print the retained entries'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail -d 'print the last entries; -f follows'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a events -d 'print what happened; -f follows'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a wait -d 'block until a session hits, stops or types a best'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a top -d 'a live view of every session'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
@@ -33,14 +35,23 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a odds 
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a replay -d 'type an entry of a seeded session again'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a help -d 'show help'
 
-complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail" -a '(__monkeyctl_sessions)' -d session
+complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail wait" -a '(__monkeyctl_sessions)' -d session
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l target -x -d 'text to look for'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l monkeys -x -d 'monkeys typing'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l interval -x -d 'time between ticks'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l alphabet -x -d 'the characters typed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l seed -x -d "the session's seed"
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l seed -x -d 'type reproducibly from this seed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l id -x -d "the entry's id"
 complete -c monkeyctl -n "__fish_seen_subcommand_from log tail" -s n -x -d 'entries to print'
 complete -c monkeyctl -n "__fish_seen_subcommand_from tail" -s f -l follow -d 'keep printing new entries'
+complete -c monkeyctl -n "__fish_seen_subcommand_from log tail" -l all -d 'every session'
+complete -c monkeyctl -n "__fish_seen_subcommand_from events" -s f -l follow -d 'keep printing new events'
+complete -c monkeyctl -n "__fish_seen_subcommand_from events" -l after -x -d 'print events after this id'
+complete -c monkeyctl -n "__fish_seen_subcommand_from events" -l session -x -a '(__monkeyctl_sessions)' -d 'only sessions matching'
+complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l hit -d 'until an entry hits the target'
+complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l stopped -d 'until the session stops'
+complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l best -x -d 'until the best progress reaches N'
+complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l timeout -x -d 'give up after this long'
 complete -c monkeyctl -n "__fish_seen_subcommand_from top" -l once -d 'print one table and exit'
 complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"

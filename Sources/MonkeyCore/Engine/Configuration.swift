@@ -11,6 +11,8 @@ public struct Configuration: Sendable, Equatable {
     /// How large a segment of the control log grows before it is compacted
     /// into a snapshot (when it is also twice the last snapshot's size).
     public var controlLogSize = 8 << 20
+    /// How many of the newest events the EVENTS stream keeps, in memory and on disk.
+    public var maximumEvents = 10_000
     /// Send every typed entry to the journal too (it floods it: off by default).
     public var logTyped = false
     /// Mode of a socket the daemon creates.
@@ -32,7 +34,8 @@ public struct Configuration: Sendable, Equatable {
     /// Every key, in the order the man page lists them.
     public static let keys = [
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
-        "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "log_typed",
+        "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "max_events",
+        "log_typed",
         "socket_mode", "socket_group", "idle_timeout",
     ]
 
@@ -84,6 +87,7 @@ public struct Configuration: Sendable, Equatable {
         case "sync_interval": syncInterval = try Self.duration(value, .millisecond...Interval.longestTick)
         case "journal_size": journalSize = try Self.bytes(value, (64 << 10)...(1 << 30))
         case "control_log_size": controlLogSize = try Self.bytes(value, (64 << 10)...(1 << 30))
+        case "max_events": maximumEvents = try Self.count(value, 1...10_000_000)
         case "idle_timeout": idleTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "log_typed": logTyped = try Self.boolean(value)
         case "socket_mode":

@@ -33,10 +33,18 @@ extension Engine {
             return delete(name, peer: peer)
         case .status(let name):
             return status(name)
-        case .log(let name, let query):
-            return stream(name, query, follow: false)
-        case .tail(let name, let query):
-            return stream(name, query, follow: true)
+        case .log(let patterns, let query):
+            if patterns.count == 1, case .name(let name) = patterns[0] { return stream(name, query, follow: false) }
+            return tail(patterns, query, follows: false)
+        case .tail(let patterns, let query):
+            if patterns.count == 1, case .name(let name) = patterns[0] { return stream(name, query, follow: true) }
+            return tail(patterns, query, follows: true)
+        case .events(let query):
+            var reply = Reply(status: nil)
+            reply.eventStream = query
+            return reply
+        case .wait(let name, let condition, let timeout):
+            return wait(name, condition, timeout: timeout)
         case .metrics:
             var reply = Reply(status: nil)
             reply.metrics = MetricsListing()
@@ -140,13 +148,22 @@ extension Engine {
     /// returns the change, which remembers the old one and its schedule.
     /// The store must see the session's next entry: what it keeps changes.
     private mutating func replace(_ name: SessionName, with session: Session, effect: Effect) -> Change {
-        let previous = sessions[name]
-        let change = Change(effect: effect, previous: previous, previousDue: due(of: name))
-        var scheduled = previous ?? ScheduledSession(session: session, odds: nil)
-        scheduled.session = session
-        scheduled.odds = odds(of: session.settings)
-        scheduled.attentionID = 0
-        sessions[name] = scheduled
+        guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
+            sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
+            return Change(effect: effect, previous: nil, previousDue: nil)
+        }
+        let change = Change(effect: effect, previous: previous, previousDue: sessions.due(ofSlot: slot))
+        let before = previous.session.settings
+        let after = session.settings
+        // Most changes (STOP, CLEAR, the interval) leave the odds as they were.
+        let odds =
+            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
+            ? previous.odds : odds(of: after)
+        _ = sessions.withSession(inSlot: slot) { scheduled in
+            scheduled.session = session
+            scheduled.odds = odds
+            scheduled.attentionID = 0
+        }
         return change
     }
 
@@ -219,6 +236,105 @@ extension Engine {
     private func warningFields(_ name: SessionName) -> [Event.Field] {
         guard let impossibility = sessions[name]?.odds?.impossibility else { return [] }
         return [Event.Field("warning", Self.neverTyped(impossibility))]
+    }
+
+    /// TAIL of several sessions or globs: every name must exist, a glob may
+    /// match none (yet).
+    private func tail(_ patterns: [SessionPattern], _ query: LogQuery, follows: Bool) -> Reply {
+        var names = Set<SessionName>()
+        for pattern in patterns {
+            switch pattern {
+            case .name(let name):
+                guard sessions[name] != nil else { return noSuchSession(name) }
+                names.insert(name)
+            case .glob(let glob):
+                for name in sessions.keys where glob.matches(name.text) { names.insert(name) }
+            }
+        }
+        var reply = Reply(status: nil)
+        reply.tail = TailStream(
+            patterns: patterns, last: query.last, follows: follows, pending: names.sorted(), current: nil)
+        return reply
+    }
+
+    /// Writes the next part of a TAIL of several sessions until `output`
+    /// holds `byteLimit` bytes. A session deleted meanwhile gets one
+    /// `deleted session=NAME` record and is dropped.
+    public func fill(_ tail: inout TailStream, into output: inout [UInt8], byteLimit: Int) -> TailStream.Progress {
+        while true {
+            if var stream = tail.current {
+                switch fill(&stream, into: &output, byteLimit: byteLimit) {
+                case .more:
+                    tail.current = stream
+                    return .more
+                case .finished:
+                    tail.written[stream.session] = stream.lastID
+                case .sessionGone:
+                    Self.appendDeleted(stream.session, to: &output)
+                }
+                tail.current = nil
+            }
+            guard !tail.pending.isEmpty else { break }
+            // A LOG writes each session's retained entries as they are now, no more.
+            let name = tail.pending.removeFirst()
+            guard let log = sessions[name]?.session.log else {
+                Self.appendDeleted(name, to: &output)
+                continue
+            }
+            let selected = log.positions(afterID: nil, last: tail.last)
+            let lastID = selected.isEmpty ? (log.newest?.id ?? 0) : log[selected.lowerBound].id - 1
+            tail.current = LogStream(session: name, lastID: lastID, throughID: nil)
+        }
+        // What the sessions replayed first typed while the others were.
+        for name in tail.written.keys.sorted() where tail.follows {
+            guard let lastID = tail.written[name] else { continue }
+            guard sessions[name] != nil else {
+                Self.appendDeleted(name, to: &output)
+                tail.written[name] = nil
+                continue
+            }
+            var stream = LogStream(session: name, lastID: lastID, throughID: nil)
+            let progress = fill(&stream, into: &output, byteLimit: byteLimit)
+            tail.written[name] = stream.lastID
+            if progress == .more { return .more }
+        }
+        return .finished(following: tail.written.keys.sorted())
+    }
+
+    /// `deleted session=NAME`: a followed session is gone; the stream goes on.
+    public static func appendDeleted(_ name: SessionName, to output: inout [UInt8]) {
+        ResponseEncoder.append(Record(type: "deleted", fields: [("session", name.text)]), to: &output)
+    }
+
+    /// WAIT: met at once (a stopped session, best progress already that
+    /// long) with the session's status line, else left to the daemon.
+    private func wait(_ name: SessionName, _ condition: WaitCondition, timeout: Interval?) -> Reply {
+        guard let scheduled = sessions[name] else { return noSuchSession(name) }
+        let session = scheduled.session
+        let isMet =
+            switch condition {
+            case .hit: false
+            case .stopped: !session.isTyping
+            case .best(let length): session.bestLength >= length
+            }
+        if isMet {
+            var reply = Reply(status: .ok(nil))
+            reply.records = [Engine.statusRecord(scheduled)]
+            return reply
+        }
+        var reply = Reply(status: nil)
+        reply.wait = WaitRequest(session: name, condition: condition, timeout: timeout)
+        return reply
+    }
+
+    /// Whether a session's event meets a waiter's condition.
+    public static func meets(_ event: StreamEvent, _ condition: WaitCondition) -> Bool {
+        switch (condition, event.kind) {
+        case (.hit, .hit), (.stopped, .stopped): true
+        case (.best(let length), .best):
+            (event.fields.first { $0.key == "best" }?.value.unicodeScalars.count ?? 0) >= length
+        default: false
+        }
     }
 
     private func noSuchSession(_ name: SessionName) -> Reply {

@@ -191,6 +191,7 @@ public struct Engine {
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
+                let bestBefore = scheduled.session.bestLength
                 let entry = scheduled.session.type(using: &random)
                 scheduled.entriesTyped &+= 1
                 scheduled.charactersTyped &+= UInt64(scheduled.session.settings.monkeys)
@@ -200,17 +201,20 @@ public struct Engine {
                     TypedEntry(
                         session: scheduled.session.name, epoch: scheduled.session.epoch, entry: entry,
                         isFollowed: scheduled.isFollowed, needsAttention: entry.id >= scheduled.attentionID))
-                return .typed(next)
+                return .typed(next, improvesBest: scheduled.session.bestLength > bestBefore)
             }
             guard let outcome else { continue }
-            guard case .typed(let next) = outcome else {
+            guard case .typed(let next, let improvesBest) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
                 continue
             }
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
-            if let last = typed.last, last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
+            if let last = typed.last {
+                if improvesBest { events.append(bestEvent(last.session, last.entry)) }
+                if last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
+            }
         }
         return events
     }
@@ -219,8 +223,8 @@ public struct Engine {
     private enum TickOutcome {
         /// Due within the shared window but not within the session's own.
         case notYet
-        /// Typed; next due then.
-        case typed(UInt64)
+        /// Typed; next due then, and whether best progress grew.
+        case typed(UInt64, improvesBest: Bool)
     }
 
     /// Tells whether connections follow the session, so that ticks of the
@@ -279,6 +283,18 @@ public struct Engine {
                 Event.Field("target", target), Event.Field("id", String(entry.id)),
                 Event.Field("number", String(entry.number)), Event.Field("text", entry.text),
             ], peer: nil, message: "session \(name) typed its target in entry \(entry.number) (id \(entry.id))")
+    }
+
+    private func bestEvent(_ name: SessionName, _ entry: Entry) -> Event {
+        let session = sessions[name]?.session
+        let best = session?.best ?? ""
+        return Event(
+            kind: .best, session: name,
+            fields: [
+                Event.Field("target", session?.settings.target.target ?? ""), Event.Field("best", best),
+                Event.Field("id", String(entry.id)), Event.Field("number", String(entry.number)),
+            ], peer: nil,
+            message: "session \(name) came closer to its target: \"\(best)\" in entry \(entry.number) (id \(entry.id))")
     }
 
     static func settingsFields(_ settings: SessionSettings) -> [Event.Field] {

@@ -9,6 +9,7 @@ extension Event.Kind {
         case .clear: "7dc798136cb94817addd2af42e68a409"
         case .delete: "12c9a3b7656145b2b61b0e379cbab726"
         case .hit: "631682b29566412ba7cb7c783551e79d"
+        case .best: "c4ad27215bd64a13a0dff4be3605b55a"
         case .restore: "7c95dc64af774db7ba1143e6b29a9dff"
         case .reload: "b90040f40a474887837e41bd2067cbb5"
         case .typed: "a0163e3e104a471e83b82e9ef74292d0"
@@ -20,7 +21,7 @@ extension Event.Kind {
     public var priority: Int {
         switch self {
         case .typed: 7
-        case .hit, .restore, .reload: 6
+        case .hit, .best, .restore, .reload: 6
         case .start, .stop, .set, .clear, .delete: 5
         }
     }

@@ -16,7 +16,7 @@ public struct Peer: Sendable, Equatable {
 /// restore and reload.
 public struct Event: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case start, stop, set, clear, delete, hit, restore, reload, typed
+        case start, stop, set, clear, delete, hit, best, restore, reload, typed
     }
 
     public let kind: Kind

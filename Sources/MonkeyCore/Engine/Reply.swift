@@ -13,6 +13,12 @@ public struct Reply: Sendable {
     /// METRICS: the daemon's own families, then every session's, written
     /// as the client reads them.
     public var metrics: MetricsListing?
+    /// TAIL of several sessions or a glob.
+    public var tail: TailStream?
+    /// EVENTS: the daemon streams its event log from this query.
+    public var eventStream: EventsQuery?
+    /// WAIT whose condition is not met yet.
+    public var wait: WaitRequest?
     public var closesConnection = false
     /// The change of state to make durable before the status line is sent;
     /// nil for requests that change nothing.
@@ -60,4 +66,36 @@ public struct SessionListing: Sendable, Equatable {
     public init(afterName: SessionName? = nil) {
         self.afterName = afterName
     }
+}
+
+/// A LOG or TAIL of several sessions, or of a glob, being replayed: each
+/// session's entries in name order; for TAIL then what the others typed
+/// meanwhile, then following them all (and sessions the globs match later).
+public struct TailStream: Sendable, Equatable {
+    public let patterns: [SessionPattern]
+    /// Each session's last entries replayed (nil: its retained log).
+    public let last: Int?
+    /// TAIL follows once caught up; LOG ends.
+    public let follows: Bool
+    /// Sessions still to replay; the first is being replayed.
+    public var pending: [SessionName]
+    /// The session being replayed, and where it stands.
+    public var current: LogStream?
+    /// The newest id written of each session replayed.
+    public var written: [SessionName: UInt64] = [:]
+
+    public enum Progress: Sendable, Equatable {
+        /// The byte budget ran out first.
+        case more
+        /// Every session is replayed and caught up: follow these.
+        case finished(following: [SessionName])
+    }
+}
+
+/// A WAIT whose condition is not met yet: the daemon waits for the events
+/// that meet it, or the timeout.
+public struct WaitRequest: Sendable, Equatable {
+    public let session: SessionName
+    public let condition: WaitCondition
+    public let timeout: Interval?
 }

@@ -60,6 +60,11 @@ struct SessionTable {
         dues[slot] = due
     }
 
+    /// The session in `slot`, if the slot holds one.
+    func scheduled(inSlot slot: Int) -> Engine.ScheduledSession? {
+        slot < slots.count ? slots[slot] : nil
+    }
+
     /// Mutates the session in `slot` in place (the tick path: no copy of its log).
     mutating func withSession<Result>(inSlot slot: Int, _ body: (inout Engine.ScheduledSession) -> Result) -> Result? {
         guard slot < slots.count else { return nil }

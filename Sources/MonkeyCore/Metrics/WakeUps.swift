@@ -12,6 +12,7 @@ public struct WakeUps: Sendable, Equatable {
         case syncCompletion = "sync_completion"
         case statusTimer = "status_timer"
         case idleTimer = "idle_timer"
+        case waitTimer = "wait_timer"
         case watchdogTimer = "watchdog_timer"
         /// Accepting connections again after the system ran out of descriptors.
         case acceptRetry = "accept_retry"

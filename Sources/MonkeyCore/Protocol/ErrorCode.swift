@@ -11,6 +11,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case denied = "denied"
     case shuttingDown = "shutting-down"
     case storageError = "storage-error"
+    /// WAIT: the condition was not met before the timeout.
+    case timedOut = "timed-out"
     case `internal` = "internal"
 }
 

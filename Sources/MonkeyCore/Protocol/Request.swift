@@ -13,6 +13,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case help = "HELP"
     case quit = "QUIT"
     case metrics = "METRICS"
+    case events = "EVENTS"
+    case wait = "WAIT"
 
     /// Verbs that change state, allowed only to privileged peers.
     public var changesState: Bool {
@@ -32,11 +34,13 @@ public enum Verb: String, Sendable, CaseIterable {
         case .clear: "CLEAR session"
         case .delete: "DELETE session"
         case .status: "STATUS [session]"
-        case .log: "LOG session [last=N] [after=ID]"
-        case .tail: "TAIL session [last=N] [after=ID]"
+        case .log: "LOG session|glob... [last=N] [after=ID]"
+        case .tail: "TAIL session|glob... [last=N] [after=ID]"
         case .help: "HELP"
         case .quit: "QUIT"
         case .metrics: "METRICS"
+        case .events: "EVENTS [after=ID] [session=GLOB]"
+        case .wait: "WAIT session for=hit|stopped|best=N [timeout=D]"
         }
     }
 }
@@ -52,6 +56,37 @@ public struct LogQuery: Sendable, Equatable {
     }
 }
 
+/// Which events EVENTS replays and streams.
+public struct EventsQuery: Sendable, Equatable {
+    /// Replay the retained events after this id; nil: only new ones.
+    public var after: UInt64?
+    /// Only events of sessions this matches; nil: every session's.
+    public var session: SessionPattern?
+
+    public init(after: UInt64? = nil, session: SessionPattern? = nil) {
+        self.after = after
+        self.session = session
+    }
+}
+
+/// What WAIT waits for.
+public enum WaitCondition: Sendable, Equatable {
+    /// A hit typed after the WAIT arrived.
+    case hit
+    /// The session stops (met at once when it is stopped).
+    case stopped
+    /// Best progress of at least this many characters (met at once when it has them).
+    case best(Int)
+
+    public var text: String {
+        switch self {
+        case .hit: "hit"
+        case .stopped: "stopped"
+        case .best(let length): "best=\(length)"
+        }
+    }
+}
+
 /// One parsed, validated request.
 public enum Request: Sendable, Equatable {
     case ping
@@ -64,9 +99,13 @@ public enum Request: Sendable, Equatable {
     case clear(SessionName)
     case delete(SessionName)
     case status(SessionName?)
-    case log(SessionName, LogQuery)
-    case tail(SessionName, LogQuery)
+    /// One session, or several and globs (see `SessionPattern`).
+    case log([SessionPattern], LogQuery)
+    /// One session, or several and globs (see `SessionPattern`).
+    case tail([SessionPattern], LogQuery)
     case metrics
+    case events(EventsQuery)
+    case wait(SessionName, WaitCondition, timeout: Interval?)
 
     public var verb: Verb {
         switch self {
@@ -83,6 +122,8 @@ public enum Request: Sendable, Equatable {
         case .log: .log
         case .tail: .tail
         case .metrics: .metrics
+        case .events: .events
+        case .wait: .wait
         }
     }
 }

@@ -14,11 +14,19 @@ public enum RequestEncoder {
             return line(request.verb, words: [name.text])
         case .status(let name):
             return line(.status, words: name.map { [$0.text] } ?? [])
-        case .log(let name, let query), .tail(let name, let query):
+        case .log(let patterns, let query):
+            return line(.log, words: patterns.map(\.description), settings: settings(query))
+        case .tail(let patterns, let query):
+            return line(.tail, words: patterns.map(\.description), settings: settings(query))
+        case .events(let query):
             var settings: [(key: String, value: String)] = []
-            if let last = query.last { settings.append(("last", String(last))) }
             if let after = query.after { settings.append(("after", String(after))) }
-            return line(request.verb, words: [name.text], settings: settings)
+            if let session = query.session { settings.append(("session", session.description)) }
+            return line(.events, settings: settings)
+        case .wait(let name, let condition, let timeout):
+            var settings = [(key: "for", value: condition.text)]
+            if let timeout { settings.append(("timeout", timeout.description)) }
+            return line(.wait, words: [name.text], settings: settings)
         }
     }
 
@@ -54,6 +62,13 @@ public enum RequestEncoder {
             }
         }
         return quoted + "\""
+    }
+
+    static func settings(_ query: LogQuery) -> [(key: String, value: String)] {
+        var settings: [(key: String, value: String)] = []
+        if let last = query.last { settings.append(("last", String(last))) }
+        if let after = query.after { settings.append(("after", String(after))) }
+        return settings
     }
 
     /// A change's settings in a fixed order.

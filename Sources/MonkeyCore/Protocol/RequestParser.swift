@@ -12,11 +12,34 @@ public struct RequestParser: Sendable {
         if let request = Self.bareVerb(line) { return request }
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if let words = Self.plainWords(bytes) { return try parse(words) }
         if bytes.contains(0) { throw ProtocolError(.badRequest, "the request contains a NUL byte") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ProtocolError(.badRequest, "the request is not valid UTF-8")
         }
-        return try parse(text)
+        return try parse(Tokenizer.tokens(in: text))
+    }
+
+    /// The tokens of a line of printable ASCII words only (`CLEAR q`), read
+    /// straight from the bytes: the tokenizer gives the same, by way of a
+    /// validated string. Nil for anything else (quotes, settings, other bytes).
+    static func plainWords(_ bytes: ArraySlice<UInt8>) -> [Token]? {
+        var tokens: [Token] = []
+        var start: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 {
+                if let wordStart = start {
+                    tokens.append(.word(String(decoding: bytes[wordStart..<index], as: UTF8.self)))
+                    start = nil
+                }
+                continue
+            }
+            guard byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x3D else { return nil }
+            if start == nil { start = index }
+        }
+        if let wordStart = start { tokens.append(.word(String(decoding: bytes[wordStart...], as: UTF8.self))) }
+        return tokens
     }
 
     /// Verbs that stand alone, with the request each one is on its own line.
@@ -45,7 +68,11 @@ public struct RequestParser: Sendable {
     }
 
     public func parse(_ text: String) throws(ProtocolError) -> Request? {
-        var tokens = try Tokenizer.tokens(in: text)[...]
+        try parse(Tokenizer.tokens(in: text))
+    }
+
+    private func parse(_ allTokens: [Token]) throws(ProtocolError) -> Request? {
+        var tokens = allTokens[...]
         guard let first = tokens.popFirst() else { return nil }
         guard case .word(let word) = first, let verb = Verb(rawValue: Self.asciiUppercased(word)) else {
             throw ProtocolError(.unknownCommand, "unknown command \(Self.quote(Self.spelling(of: first))); try HELP")
@@ -70,8 +97,19 @@ public struct RequestParser: Sendable {
         case .clear: request = .clear(try arguments.session())
         case .delete: request = .delete(try arguments.session())
         case .status: request = .status(try arguments.optionalSession())
-        case .log: request = .log(try arguments.session(), try query(arguments.settings()))
-        case .tail: request = .tail(try arguments.session(), try query(arguments.settings()))
+        case .log, .tail:
+            let patterns = try arguments.patterns()
+            let query = try query(arguments.settings())
+            if query.after != nil, patterns.count != 1 || patterns[0].isGlob {
+                throw ProtocolError(
+                    .badRequest, "after= needs a single session name, not several or a glob; usage: \(verb.usage)")
+            }
+            request = verb == .log ? .log(patterns, query) : .tail(patterns, query)
+        case .events: request = .events(try events(arguments.settings()))
+        case .wait:
+            let name = try arguments.session()
+            let (condition, timeout) = try wait(arguments.settings(), verb: verb)
+            request = .wait(name, condition, timeout: timeout)
         }
         try arguments.finish()
         return request
@@ -144,6 +182,74 @@ public struct RequestParser: Sendable {
             }
         }
         return query
+    }
+
+    private func events(_ pairs: [(key: String, value: String)]) throws(ProtocolError) -> EventsQuery {
+        var query = EventsQuery()
+        for (key, value) in pairs {
+            switch key {
+            case "after":
+                guard query.after == nil else { throw Self.repeated(key) }
+                guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(value) else {
+                    throw ProtocolError(
+                        .badArgument, "after must be an event id (a whole number), not \(Self.quote(value))")
+                }
+                query.after = id
+            case "session":
+                guard query.session == nil else { throw Self.repeated(key) }
+                guard let pattern = SessionPattern(value) else { throw Self.badPattern(value) }
+                query.session = pattern
+            default:
+                throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are after and session")
+            }
+        }
+        return query
+    }
+
+    private func wait(_ pairs: [(key: String, value: String)], verb: Verb) throws(ProtocolError)
+        -> (WaitCondition, Interval?)
+    {
+        var condition: WaitCondition?
+        var timeout: Interval?
+        for (key, value) in pairs {
+            switch key {
+            case "for":
+                guard condition == nil else { throw Self.repeated(key) }
+                switch value {
+                case "hit": condition = .hit
+                case "stopped": condition = .stopped
+                case _ where value.hasPrefix("best="):
+                    condition = .best(try whole("best", String(value.dropFirst(5)), in: 1...limits.maximumTargetBytes))
+                default:
+                    throw ProtocolError(
+                        .badArgument, "for must be hit, stopped or best=N, not \(Self.quote(value))")
+                }
+            case "timeout":
+                guard timeout == nil else { throw Self.repeated(key) }
+                guard let interval = Interval(parsing: value), interval.nanoseconds > 0,
+                    interval <= limits.longestInterval
+                else {
+                    throw ProtocolError(
+                        .badArgument,
+                        "timeout must be a duration up to \(limits.longestInterval) (like 50ms, 10s), not \(Self.quote(value))"
+                    )
+                }
+                timeout = interval
+            default:
+                throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are for and timeout")
+            }
+        }
+        guard let condition else {
+            throw ProtocolError(.badRequest, "WAIT needs for=hit, for=stopped or for=best=N; usage: \(verb.usage)")
+        }
+        return (condition, timeout)
+    }
+
+    static func badPattern(_ text: String) -> ProtocolError {
+        ProtocolError(
+            .badArgument,
+            "invalid session name or glob \(quote(text)): use 1 to 64 of A-Z a-z 0-9 _ . - , or a glob of them with * ? [...]"
+        )
     }
 
     private func whole(_ key: String, _ value: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
@@ -233,6 +339,20 @@ private struct Arguments {
             )
         }
         return name
+    }
+
+    /// One or more session names or globs (TAIL).
+    mutating func patterns() throws(ProtocolError) -> [SessionPattern] {
+        var patterns: [SessionPattern] = []
+        while case .word(let word) = tokens.first {
+            tokens.removeFirst()
+            guard let pattern = SessionPattern(word) else { throw RequestParser.badPattern(word) }
+            patterns.append(pattern)
+        }
+        guard !patterns.isEmpty else {
+            throw ProtocolError(.badRequest, "\(verb.rawValue) needs a session name or glob; usage: \(verb.usage)")
+        }
+        return patterns
     }
 
     mutating func settings() throws(ProtocolError) -> [(key: String, value: String)] {

@@ -117,6 +117,7 @@ extension ControlFile {
                 Reservation(name: name, epoch: epoch, reservedID: reservedID, reservedNumber: reservedNumber))
         case .epochs: record = reader.integer().map { .epochs(next: $0) }
         case .end: record = reader.integer().map { .end(count: $0) }
+        case .eventIDs: record = reader.integer().map { .eventIDs(reservedThrough: $0) }
         case nil: record = nil
         }
         return reader.isAtEnd ? record : nil

@@ -20,7 +20,8 @@
 /// - deleted (2): name;
 /// - reservation (3): name, epoch, reserved id, reserved number;
 /// - epochs (4): the next epoch to give (no session gets a lower one);
-/// - end (5): the number of records before it; a snapshot ends with it.
+/// - end (5): the number of records before it; a snapshot ends with it;
+/// - event ids (6): event ids below this may have been handed out.
 public enum ControlFile {
     /// "MKYCTL", a zero and the format version.
     public static let logHeader: [UInt8] = [0x4D, 0x4B, 0x59, 0x43, 0x54, 0x4C, 0x00, 0x01]
@@ -40,6 +41,7 @@ public enum ControlFile {
         case reservation = 3
         case epochs = 4
         case end = 5
+        case eventIDs = 6
     }
 
     /// The start of a log segment or snapshot file.
@@ -87,6 +89,9 @@ public enum ControlFile {
         case .end(let count):
             output.append(Kind.end.rawValue)
             VarInt.append(count, to: &output)
+        case .eventIDs(let reserved):
+            output.append(Kind.eventIDs.rawValue)
+            VarInt.append(reserved, to: &output)
         }
         output.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
@@ -96,11 +101,12 @@ public enum ControlFile {
     public static func encodeSnapshot(_ state: ControlState, segment: UInt64) -> [UInt8] {
         var output = preamble(snapshotHeader, segment: segment)
         append(.epochs(next: state.nextEpoch), to: &output)
+        append(.eventIDs(reservedThrough: state.eventsReservedID), to: &output)
         for name in state.sessions.keys.sorted() {
             guard let stored = state.sessions[name] else { continue }
             append(.session(stored), to: &output)
         }
-        append(.end(count: UInt64(state.sessions.count + 1)), to: &output)
+        append(.end(count: UInt64(state.sessions.count + 2)), to: &output)
         return output
     }
 }
@@ -117,6 +123,8 @@ public enum ControlRecord: Sendable, Equatable {
     case epochs(next: UInt64)
     /// The end of a snapshot, after `count` records.
     case end(count: UInt64)
+    /// Event ids below this may have been handed out (see `EventLog`).
+    case eventIDs(reservedThrough: UInt64)
 }
 
 /// Ids and numbers of a session's epoch that may have been handed out.
@@ -147,6 +155,8 @@ public struct Reservation: Sendable, Equatable {
 public struct ControlState: Sendable, Equatable {
     public var sessions: [SessionName: StoredSession] = [:]
     public var nextEpoch: UInt64 = 1
+    /// Event ids below this may have been handed out.
+    public var eventsReservedID: UInt64 = 1
 
     public init() {}
 
@@ -164,6 +174,8 @@ public struct ControlState: Sendable, Equatable {
             sessions[reservation.name] = stored
         case .epochs(let next):
             nextEpoch = max(nextEpoch, next)
+        case .eventIDs(let reserved):
+            eventsReservedID = max(eventsReservedID, reserved)
         case .end:
             break
         }

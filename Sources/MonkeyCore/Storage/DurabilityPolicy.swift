@@ -38,6 +38,9 @@ public struct DurabilityPolicy: Sendable {
     }
 
     public private(set) var books: [SessionName: Book] = [:]
+    /// The sessions whose book holds a wanted reservation: found without a
+    /// pass over every book at each commit.
+    private var wanting = Set<SessionName>()
     public private(set) var syncInterval: Interval
     /// The control log segment changes are appended to, and its size.
     public private(set) var segment: UInt64
@@ -46,6 +49,11 @@ public struct DurabilityPolicy: Sendable {
     public private(set) var snapshotBytes = 0
     /// A snapshot is being written; no other starts meanwhile.
     public private(set) var isSnapshotting = false
+    /// Event ids below this are reserved on disk; a renewal asked for.
+    public private(set) var eventsReservedID: UInt64 = 1
+    public private(set) var wantedEventReservation: UInt64?
+    /// How many event ids a reservation covers.
+    public static let eventReservationSize: UInt64 = 4096
     /// A segment is compacted once past this many bytes and twice the last snapshot.
     public var segmentLimit = 8 << 20
 
@@ -128,9 +136,9 @@ public struct DurabilityPolicy: Sendable {
             if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
                 book.wantedReservation = nil
             }
-            books[name] = book
+            store(book, for: name)
         case .deleted(let name):
-            books[name] = nil
+            store(nil, for: name)
         case .reservation(let reservation):
             guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
             book.reservedID = max(book.reservedID, reservation.reservedID)
@@ -139,7 +147,10 @@ public struct DurabilityPolicy: Sendable {
             if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
                 book.wantedReservation = nil
             }
-            books[reservation.name] = book
+            store(book, for: reservation.name)
+        case .eventIDs(let reserved):
+            eventsReservedID = max(eventsReservedID, reserved)
+            if let wanted = wantedEventReservation, wanted <= eventsReservedID { wantedEventReservation = nil }
         case .epochs, .end:
             break
         }
@@ -180,7 +191,7 @@ public struct DurabilityPolicy: Sendable {
         } else if book.wantedReservation == nil && entry.id + book.reservationSize / 2 >= book.reservedID {
             book.wantedReservation = renewal
         }
-        books[session.name] = book
+        store(book, for: session.name)
         return EntryPlan(
             compactsEntriesFile: compacts, reservesNow: reservesNow,
             nextAttentionID: nextAttention(after: entry, capacity: capacity, book: book))
@@ -205,13 +216,39 @@ public struct DurabilityPolicy: Sendable {
         guard var book = books[reservation.name], book.epoch == reservation.epoch else { return }
         book.isReservationFailing = true
         book.wantedReservation = reservation
-        books[reservation.name] = book
+        store(book, for: reservation.name)
     }
 
     /// The renewals asked for, as records to append with the next commit or
     /// sync; they stay asked for until committed.
     public var wantedReservations: [ControlRecord] {
-        books.values.compactMap { $0.wantedReservation.map { .reservation($0) } }
+        let sessions = wanting.compactMap { books[$0]?.wantedReservation.map { ControlRecord.reservation($0) } }
+        return sessions + (wantedEventReservation.map { [.eventIDs(reservedThrough: $0)] } ?? [])
+    }
+
+    /// An event is about to get `id`: a reservation to write at once when
+    /// it is not reserved on disk yet (rare); a renewal is asked for at half.
+    public mutating func eventIDUsed(_ id: UInt64) -> ControlRecord? {
+        let renewal = id + 1 + Self.eventReservationSize
+        if id >= eventsReservedID { return .eventIDs(reservedThrough: renewal) }
+        if wantedEventReservation == nil && id + Self.eventReservationSize / 2 >= eventsReservedID {
+            wantedEventReservation = renewal
+        }
+        return nil
+    }
+
+    /// Event ids were reserved on disk before start-up.
+    public mutating func restoreEventReservation(_ reserved: UInt64) {
+        eventsReservedID = max(eventsReservedID, reserved)
+    }
+
+    private mutating func store(_ book: Book?, for name: SessionName) {
+        books[name] = book
+        if book?.wantedReservation != nil {
+            wanting.insert(name)
+        } else {
+            wanting.remove(name)
+        }
     }
 
     // MARK: Compacting the control log

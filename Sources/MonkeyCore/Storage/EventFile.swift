@@ -1,0 +1,106 @@
+/// The format of the events file: the stream's events (`StreamEvent`),
+/// appended at each sync and rewritten with the newest `max_events` when it
+/// holds twice that many.
+///
+/// An 8-byte header, then records framed as in the entries journal
+/// (`length` u32, `crc` u32, then the body), each body one event: `kind`
+/// (u8, 1), then `id`, `time` (milliseconds since the Unix epoch), the
+/// event's kind (its index in `StreamEvent.Kind`), the session name, the
+/// number of fields and each field's key and value (`VarInt`s; texts a
+/// `VarInt` length and UTF-8).
+public enum EventFile {
+    /// "MKYEVT", a zero and the format version.
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x56, 0x54, 0x00, 0x01]
+    static let recordHeaderLength = 8
+    static let maximumRecordLength = 16 << 20
+
+    public static func append(_ event: StreamEvent, to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
+        output.append(1)
+        VarInt.append(event.id, to: &output)
+        VarInt.append(event.time, to: &output)
+        VarInt.append(UInt64(StreamEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &output)
+        output.appendText(event.session.text)
+        VarInt.append(UInt64(event.fields.count), to: &output)
+        for field in event.fields {
+            output.appendText(field.key)
+            output.appendText(field.value)
+        }
+        output.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// A whole file holding `events`.
+    public static func encode<Events: Sequence<StreamEvent>>(_ events: Events) -> [UInt8] {
+        var output = header
+        for event in events { append(event, to: &output) }
+        return output
+    }
+
+    /// Reads an events file, stopping at the first record that is torn or
+    /// corrupt, or whose id does not follow the one before it.
+    public static func decode(_ bytes: [UInt8]) -> EventFileContents {
+        bytes.withUnsafeBytes { raw in
+            var contents = EventFileContents()
+            guard EntryFileContents.Damage.checkHeader(header, of: raw, damage: &contents.damage) else {
+                return contents
+            }
+            var offset = header.count
+            while offset < raw.count {
+                switch record(in: raw, at: offset, after: contents.events.last?.id ?? 0) {
+                case .success(let (event, end)):
+                    contents.events.append(event)
+                    offset = end
+                case .failure(let damage):
+                    contents.damage = damage
+                    contents.validLength = offset
+                    return contents
+                }
+            }
+            contents.validLength = raw.count
+            return contents
+        }
+    }
+
+    private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, after lastID: UInt64)
+        -> Result<(StreamEvent, Int), EntryFileContents.Damage>
+    {
+        guard bytes.count - offset >= recordHeaderLength + 1 else { return .failure(.truncatedRecord(offset: offset)) }
+        let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
+        guard length >= 1, length <= maximumRecordLength else { return .failure(.badLength(offset: offset)) }
+        let bodyStart = offset + recordHeaderLength
+        guard bytes.count - bodyStart >= length else { return .failure(.truncatedRecord(offset: offset)) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)])
+        let computed = CRC32C.checksum(
+            body, continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
+        guard EntryFile.integer(UInt32.self, bytes, at: offset + 4) == computed, let event = event(body) else {
+            return .failure(.checksumMismatch(offset: offset))
+        }
+        guard event.id > lastID else { return .failure(.outOfOrder(offset: offset)) }
+        return .success((event, bodyStart + length))
+    }
+
+    private static func event(_ body: UnsafeRawBufferPointer) -> StreamEvent? {
+        guard body[0] == 1 else { return nil }
+        var reader = FieldReader(body, at: 1)
+        guard let id = reader.integer(), let time = reader.integer(), let kindIndex = reader.integer(),
+            kindIndex < UInt64(StreamEvent.Kind.allCases.count), let name = reader.text().flatMap(SessionName.init),
+            let count = reader.integer(), count <= UInt64(body.count)
+        else { return nil }
+        var fields: [Event.Field] = []
+        for _ in 0..<count {
+            guard let key = reader.text(), let value = reader.text() else { return nil }
+            fields.append(Event.Field(key, value))
+        }
+        guard reader.isAtEnd else { return nil }
+        return StreamEvent(
+            id: id, time: time, kind: StreamEvent.Kind.allCases[Int(kindIndex)], session: name, fields: fields)
+    }
+}
+
+/// What reading an events file found.
+public struct EventFileContents: Sendable, Equatable {
+    public var events: [StreamEvent] = []
+    public var validLength = 0
+    public var damage: EntryFileContents.Damage?
+}

@@ -1,0 +1,83 @@
+import Dispatch
+import MonkeyCore
+
+/// WAIT: a connection waits for an event of one session (a hit, a stop,
+/// best progress) or its timeout. Waiters are found by session when an
+/// event of it happens, so hundreds of them cost nothing per tick; one
+/// timer, armed only while some waiter has a timeout, serves the timeouts.
+extension Daemon {
+    func startWaiting(_ connection: Connection, for wait: WaitRequest) {
+        let deadline = wait.timeout.map { Daemon.now() + $0.nanoseconds }
+        connection.phase = .waiting(
+            Connection.Waiting(
+                session: wait.session, condition: wait.condition, deadline: deadline, timeout: wait.timeout))
+        waiters[wait.session, default: []].append(connection.token)
+        if let deadline { armWaitTimer(at: deadline) }
+    }
+
+    /// An event of a session that connections wait for: those whose
+    /// condition it meets get it and `OK`; a deletion ends every wait on it.
+    func answerWaiters(of event: StreamEvent) {
+        for token in waiters[event.session] ?? [] {
+            guard let connection = connections[token], case .waiting(let waiting) = connection.phase else { continue }
+            if event.kind == .deleted {
+                finishWaiting(
+                    connection, with: .error(ProtocolError(.noSuchSession, "session \(event.session) was deleted")))
+            } else if Engine.meets(event, waiting.condition) {
+                connection.output.withBytes { event.append(to: &$0) }
+                finishWaiting(connection, with: .ok(nil))
+            }
+        }
+    }
+
+    private func finishWaiting(_ connection: Connection, with status: Status) {
+        stopStreaming(connection)
+        connection.phase = .requests
+        appendStatus(status, to: connection)
+        service(connection)
+    }
+
+    /// Moves the timer earlier if needed; a later deadline is found again
+    /// when it fires.
+    private func armWaitTimer(at deadline: UInt64) {
+        if let armed = waitDeadline, armed <= deadline { return }
+        let timer: DispatchSourceTimer
+        if let existing = waitTimer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [self] in waitTimerFired() }
+            timer.resume()
+            waitTimer = timer
+        }
+        waitDeadline = deadline
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+    }
+
+    private func waitTimerFired() {
+        wakeUps.note(.waitTimer)
+        waitDeadline = nil
+        waitTimer?.schedule(deadline: .distantFuture)
+        let now = Daemon.now()
+        var earliest: UInt64?
+        for tokens in Array(waiters.values) {
+            for token in tokens {
+                guard let connection = connections[token], case .waiting(let waiting) = connection.phase,
+                    let deadline = waiting.deadline
+                else { continue }
+                if deadline <= now {
+                    let what = waiting.condition == .hit ? "no hit" : "not \(waiting.condition.text)"
+                    finishWaiting(
+                        connection,
+                        with: .error(
+                            ProtocolError(
+                                .timedOut,
+                                "\(what) in session \(waiting.session) within \(waiting.timeout?.description ?? "")")))
+                } else {
+                    earliest = min(earliest ?? deadline, deadline)
+                }
+            }
+        }
+        if let earliest { armWaitTimer(at: earliest) }
+    }
+}
