@@ -14,7 +14,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .tail: [.lines, .follow, .all]
         case .events: [.follow, .after, .session]
         case .wait: [.hit, .stopped, .best, .timeout]
-        case .top: [.once]
+        case .top: [.once, .delay]
         case .stop, .clear, .delete, .status, .ping, .hello, .version, .help: []
         }
     }
@@ -125,9 +125,9 @@ public enum Command: Sendable, Equatable {
     case odds(OddsQuestion)
     /// The text of one entry of a seeded session, typed again here.
     case replay(ReplayQuestion)
-    /// The full-screen live view, or with `once` (or off a terminal) one
-    /// snapshot table.
-    case top(once: Bool)
+    /// The full-screen live view, refreshed every `delay` (and as events
+    /// come), or with `once` (or off a terminal) one snapshot table.
+    case top(once: Bool, delay: Interval)
 
     /// The sessions whose entries a command prints (`log`, `tail`); nil for others.
     var sessionsShown: [String]? {
@@ -142,6 +142,10 @@ public enum Command: Sendable, Equatable {
 
     /// The entries `tail` shows when `-n` is not given.
     public static let defaultTailCount = 10
+
+    /// How often `top` asks for fresh figures, and the shortest `-d` it takes.
+    public static let defaultTopDelay = Interval(nanoseconds: 1_000_000_000)
+    public static let shortestTopDelay = Interval(nanoseconds: 100_000_000)
 }
 
 /// A parsed command line: the command and how to reach and answer.

@@ -27,7 +27,7 @@ enum Help {
           events [-f] [--after ID]       print what happened (started, hit, ...); -f follows
           wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
                                          block until SESSION hits, stops or types a best
-          top [--once]                   a live full-screen view of every session (q quits)
+          top [--once] [-d DURATION]     a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
@@ -191,9 +191,10 @@ enum Help {
             """
         case .top:
             """
-            Usage: monkeyctl top [--once]
+            Usage: monkeyctl top [--once] [-d DURATION]
 
-            A full-screen view of every session, refreshed every second: the daemon's
+            A full-screen view of every session, refreshed every second and as soon as
+            monkeyd reports a hit, a start, a stop or a new session: the daemon's
             version, uptime, sessions, clients and totals, then one row per session
             with its state, monkeys, interval, entries a second, entries typed, hits,
             the chance of a hit so far, the expected wait for the next one, and its
@@ -212,6 +213,8 @@ enum Help {
             of every session, sorted by name, and exits.
 
               --once                 print one table and exit, even on a terminal
+              -d, --delay DURATION   ask for fresh figures every DURATION (100ms to 24h;
+                                     default 1s); events still show at once
             """
         case .ping:
             """

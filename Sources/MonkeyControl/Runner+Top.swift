@@ -5,7 +5,7 @@ extension Runner {
     /// `top`: the full-screen view when stdin and stdout are a terminal
     /// (and not a `dumb` one) and `--once` is not given; otherwise one
     /// snapshot table, cut to the terminal's width if stdout is one.
-    func top(once: Bool) throws(ControlFailure) {
+    func top(once: Bool, delay: Interval) throws(ControlFailure) {
         let channel: TopChannel
         do {
             channel = try TopChannel(path: socketPath)
@@ -34,7 +34,7 @@ extension Runner {
             let terminal = try FullScreenTerminal()
             ending = TopLoop(
                 socketPath: socketPath, channel: channel, terminal: terminal, signals: signals,
-                usesColor: formatter.usesColor
+                usesColor: formatter.usesColor, refreshPeriod: delay.nanoseconds
             ).run()
             terminal.restore()
         } catch {

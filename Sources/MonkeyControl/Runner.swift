@@ -15,8 +15,8 @@ struct Runner {
     mutating func run() throws(ControlFailure) {
         let command = invocation.command
         if runLocally(command) { return }
-        if case .top(let once) = command {
-            try top(once: once)
+        if case .top(let once, let delay) = command {
+            try top(once: once, delay: delay)
             return
         }
         guard let request = RequestLine.request(for: command) else { return }

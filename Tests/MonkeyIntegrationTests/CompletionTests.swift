@@ -64,7 +64,7 @@ struct CompletionTests {
                 "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "wait",
                 "--socket --json --help --hit --stopped --best --timeout", "alpha be.ta",
                 "--socket --json --help -f --follow --after --session", "--socket --seed",
-                "tail top", "--socket --help --once", "--socket --help --once",
+                "tail top", "--socket --help --once -d --delay", "--socket --help --once -d --delay",
             ])
     }
 
@@ -91,7 +91,7 @@ struct CompletionTests {
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
                 "--json", "--monkeys", "--seed", "--socket", "--interval", "--best", "--help", "--hit", "--json",
                 "--socket", "--stopped", "--timeout", "alpha", "be.ta", "top",
-                "--help", "--once", "--socket",
+                "--delay", "--help", "--once", "--socket",
             ])
     }
 
@@ -120,7 +120,7 @@ struct CompletionTests {
                 "start stop set clear delete status log tail events wait top ping hello version odds replay help ",
                 "alpha",
                 "be.ta",
-                "--socket (-h --help)-h (-h --help)--help --once ",
+                "--socket (-h --help)-h (-h --help)--help --once (-d --delay)-d (-d --delay)--delay ",
             ])
     }
 }

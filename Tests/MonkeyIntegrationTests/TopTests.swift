@@ -13,12 +13,14 @@ struct TopTests {
     }
 
     /// top in a pane of `columns` × `rows`, its status written to `status` when it ends.
-    static func launch(_ daemon: DaemonProcess, columns: Int = 100, rows: Int = 20, environment: [String: String] = [:])
-        throws -> TmuxSession
-    {
+    static func launch(
+        _ daemon: DaemonProcess, _ arguments: String = "", columns: Int = 100, rows: Int = 20,
+        environment: [String: String] = [:]
+    ) throws -> TmuxSession {
         let pane = try TmuxSession(
             columns: columns, rows: rows,
-            script: "stty -a > before; \(top(daemon)); echo $? > status; stty -a > after", environment: environment)
+            script: "stty -a > before; \(top(daemon, arguments)); echo $? > status; stty -a > after",
+            environment: environment)
         try pane.waitFor("top's header") { $0.first?.hasPrefix("monkeyd 0.1.0 |") == true }
         return pane
     }
@@ -37,6 +39,33 @@ struct TopTests {
         let screen = try pane.waitFor("alpha's row") { Self.row($0, "alpha")?.contains("running") == true }
         #expect(Self.row(screen, "alpha")?.hasPrefix(">alpha ") == true, "the only session is selected")
         #expect(screen[0].contains("1 session, 1 typing"))
+    }
+
+    /// With `-d 1h` top asks for STATUS once, then only when an event
+    /// says that something it cannot show by itself changed: what happens
+    /// elsewhere reaches the screen through the EVENTS stream alone. A
+    /// session started by another client appears; its hits count up past
+    /// TYPED, which only STATUS tells (every hit is a typed entry, so no
+    /// STATUS ever says so); a stop shows at once.
+    @Test func eventsRedrawAtOnceWithoutPolling() throws {
+        let daemon = try DaemonProcess()
+        let pane = try Self.launch(daemon, "-d 1h", columns: 120)
+        try pane.waitFor("no sessions") { $0.contains { $0.hasPrefix("no sessions") } }
+        let client = MonkeyctlClient(daemon)
+        #expect(try client.run("start", "alpha", "--target", "a", "--monkeys", "8", "--interval", "20ms").status == 0)
+        try pane.waitFor("alpha's row") { Self.row($0, "alpha")?.contains("running") == true }
+        // About one entry in four is a hit, 50 entries a second.
+        try pane.waitFor("more hits than entries typed at the last STATUS") { screen in
+            guard let fields = Self.row(screen, "alpha")?.split(separator: " "), fields.count > 6,
+                let typed = Int(fields[5].replacingOccurrences(of: ",", with: "")),
+                let hits = Int(fields[6].replacingOccurrences(of: ",", with: ""))
+            else { return false }
+            return hits > typed
+        }
+        #expect(try client.run("stop", "alpha").status == 0)
+        try pane.waitFor("alpha stopped") { Self.row($0, "alpha")?.contains("stopped") == true }
+        try pane.press("q")
+        #expect(try pane.waitForFile("status") == "0\n")
     }
 
     @Test func spaceStopsTheSelectedSessionAndStartsItAgain() throws {

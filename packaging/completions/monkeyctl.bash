@@ -25,7 +25,7 @@ _monkeyctl() {
 
     case $previous in
     --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
-    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | --after | --best | --timeout) COMPREPLY=(); return ;;
+    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | -d | --delay | --after | --best | --timeout) COMPREPLY=(); return ;;
     --session) COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current")); return ;;
     esac
 
@@ -46,7 +46,7 @@ _monkeyctl() {
     events) options+=" -f --follow --after --session" ;;
     wait) options+=" --hit --stopped --best --timeout" ;;
     # Not --json: top is for people.
-    top) options="--socket --help --once" ;;
+    top) options="--socket --help --once -d --delay" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;

@@ -54,4 +54,5 @@ complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l stopped -d 'until
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l best -x -d 'until the best progress reaches N'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l timeout -x -d 'give up after this long'
 complete -c monkeyctl -n "__fish_seen_subcommand_from top" -l once -d 'print one table and exit'
+complete -c monkeyctl -n "__fish_seen_subcommand_from top" -s d -l delay -x -d 'time between refreshes'
 complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"

@@ -12,6 +12,8 @@ final class TopChannel {
         case status
         case change(TopRequest)
         case tail(String)
+        /// The EVENTS stream, until `top` goes.
+        case events
     }
 
     /// What arrived: a data line of a response, or its end.

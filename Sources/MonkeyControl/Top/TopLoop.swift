@@ -7,8 +7,13 @@ import MonkeyShell
 /// draws with `TopLayout` and `ScreenRenderer`. Every I/O call goes
 /// through MonkeyShell; this type only decides when.
 ///
-/// Refreshes are polled: STATUS once a second. Redrawing at once when a
-/// session changes is a matter of one more source here (see `Source`).
+/// Refreshes: STATUS once a second (`--delay`), and the EVENTS stream
+/// on a connection of its own: a hit, best progress, a start or a stop is
+/// shown as soon as it is heard (`TopView.heard`); anything else (a session
+/// created, deleted, cleared, changed) asks for STATUS at once, but never
+/// sooner after the last one than `shortestRefreshGap` for the number of
+/// sessions, so that the cost of refreshing stays bounded however busy the
+/// daemon is.
 final class TopLoop {
     /// How the loop ended.
     enum Ending: Equatable {
@@ -18,11 +23,9 @@ final class TopLoop {
         case signal(Int32)
     }
 
-    /// What the loop waits on, in `poll(2)` order. A stream of the daemon's
-    /// events (EVENTS, when the daemon has it) becomes one more case: its
-    /// lines call `refreshNow()` (see `receiveEvents` below).
+    /// What the loop waits on, in `poll(2)` order.
     private enum Source {
-        case keys, signals, daemon, tail
+        case keys, signals, daemon, tail, events
     }
 
     private let socketPath: String
@@ -33,6 +36,16 @@ final class TopLoop {
     private var keys = KeyDecoder()
     private var channel: TopChannel?
     private var tailChannel: TopChannel?
+    /// The EVENTS stream; nil before it is opened, after it broke, or when
+    /// the daemon does not know EVENTS.
+    private var eventsChannel: TopChannel?
+    /// The daemon answered EVENTS with `unknown-command`: poll only.
+    private var eventsAreUnknown = false
+    private var nextEventsAttempt: UInt64 = 0
+    /// When the last STATUS was asked for.
+    private var lastRefresh: UInt64 = 0
+    /// How often STATUS is asked for without news (`--delay`).
+    private let refreshPeriod: UInt64
     /// The daemon's figures on the current connection.
     private var daemon = DaemonFigures()
     /// STATUS lines of the response being read.
@@ -52,8 +65,8 @@ final class TopLoop {
     private var ending: Ending?
 
     static let second: UInt64 = 1_000_000_000
-    /// How often STATUS is asked for.
-    static let refreshPeriod = second
+    /// How often STATUS is asked for unless `--delay` says otherwise.
+    static let defaultRefreshPeriod = second
     /// The fastest the screen is redrawn (a busy tail pane wants more).
     static let shortestFrame: UInt64 = 33_000_000
     /// How often a lost daemon is tried again.
@@ -64,8 +77,12 @@ final class TopLoop {
     /// Takes over `terminal`; `channel` is the first connection, made
     /// before the screen was taken so that an absent daemon is an
     /// ordinary error.
-    init(socketPath: String, channel: TopChannel, terminal: FullScreenTerminal, signals: Int32, usesColor: Bool) {
+    init(
+        socketPath: String, channel: TopChannel, terminal: FullScreenTerminal, signals: Int32, usesColor: Bool,
+        refreshPeriod: UInt64 = TopLoop.defaultRefreshPeriod
+    ) {
         self.socketPath = socketPath
+        self.refreshPeriod = refreshPeriod
         self.channel = channel
         self.terminal = terminal
         self.signals = signals
@@ -79,6 +96,9 @@ final class TopLoop {
         while ending == nil {
             let now = Syscalls.monotonicNanoseconds()
             if channel == nil && now >= nextReconnect { reconnect(now: now) }
+            if channel != nil && eventsChannel == nil && !eventsAreUnknown && now >= nextEventsAttempt {
+                openEvents(now: now)
+            }
             if channel != nil && now >= nextRefresh { refresh(now: now) }
             if let until = messageShownUntil, now >= until {
                 messageShownUntil = nil
@@ -96,6 +116,7 @@ final class TopLoop {
         var sources: [(Source, Int32)] = [(.keys, terminal.input), (.signals, signals)]
         if let channel { sources.append((.daemon, channel.fd)) }
         if let tailChannel { sources.append((.tail, tailChannel.fd)) }
+        if let eventsChannel { sources.append((.events, eventsChannel.fd)) }
         let ready = Syscalls.waitReadable(sources.map(\.1), timeoutMilliseconds: timeout(now: now))
         for (index, (source, _)) in sources.enumerated() where ready[index] {
             switch source {
@@ -103,6 +124,7 @@ final class TopLoop {
             case .signals: readSignals()
             case .daemon: receiveFromDaemon()
             case .tail: receiveTail()
+            case .events: receiveEvents()
             }
         }
         if let deadline = keysDeadline, Syscalls.monotonicNanoseconds() >= deadline {
@@ -117,6 +139,7 @@ final class TopLoop {
         var deadlines: [UInt64] = []
         if channel != nil {
             deadlines.append(nextRefresh)
+            if eventsChannel == nil && !eventsAreUnknown { deadlines.append(nextEventsAttempt) }
         } else {
             deadlines.append(nextReconnect)
         }
@@ -217,10 +240,20 @@ final class TopLoop {
                 nextMetrics = now + Self.metricsPeriod(sessions: snapshot?.sessions.count ?? 0)
             }
             try channel.send(RequestEncoder.line(.status), for: .status)
-            nextRefresh = now + Self.refreshPeriod
+            view.statusRequested()
+            lastRefresh = now
+            nextRefresh = now + refreshPeriod
         } catch {
             lose(error, now: now)
         }
+    }
+
+    /// The soonest STATUS may follow the one before when an event asks
+    /// for it: 50 µs a session, from 30 ms (at most 600 sessions) to half a
+    /// second (10,000), so that refreshes cost at most about what a
+    /// second's would with 10,000 sessions.
+    static func shortestRefreshGap(sessions: Int) -> UInt64 {
+        min(max(30_000_000, UInt64(sessions) * 50_000), 500_000_000)
     }
 
     /// METRICS lists every session several times over: with many sessions
@@ -262,12 +295,15 @@ final class TopLoop {
         switch request {
         case .hello:
             if case .success(let text) = outcome { daemon.read(hello: text ?? "") }
-        case .metrics, .tail:
+        case .metrics, .tail, .events:
             break
         case .status:
             let sessions = incoming
             incoming = []
-            guard case .success = outcome else { return }
+            guard case .success = outcome else {
+                view.statusFailed()
+                return
+            }
             let taken = TopSnapshot(daemon: daemon, sessions: sessions, takenAt: now, previous: snapshot)
             snapshot = taken
             view.show(taken)
@@ -282,6 +318,9 @@ final class TopLoop {
     private func lose(_ failure: ControlFailure, now: UInt64) {
         channel = nil
         tailChannel = nil
+        eventsChannel = nil
+        nextEventsAttempt = 0
+        view.statusLost()
         incoming = []
         if case .lost = view.link {
         } else {
@@ -324,6 +363,50 @@ final class TopLoop {
     private var lostSince: Double? {
         if case .lost(let since, _) = view.link { return since }
         return nil
+    }
+
+    // MARK: events
+
+    /// EVENTS without `after=`: only what happens from now on, streamed
+    /// until `top` goes (its connection closes with it).
+    private func openEvents(now: UInt64) {
+        nextEventsAttempt = now + Self.reconnectPeriod
+        do {
+            let connected = try TopChannel(path: socketPath)
+            try connected.send(RequestEncoder.line(.events), for: .events)
+            eventsChannel = connected
+        } catch {
+            // The main connection finds out whether the daemon is gone.
+        }
+    }
+
+    private func receiveEvents() {
+        guard let eventsChannel else { return }
+        let now = Syscalls.monotonicNanoseconds()
+        do {
+            try eventsChannel.receive { arrival in
+                switch arrival {
+                case .line(let line, _):
+                    guard let record = try? ResponseDecoder.record(line), let event = TopEvent(record) else { return }
+                    if view.heard(event) { refreshSoon(now: now) }
+                    isDirty = true
+                case .finished(_, let outcome):
+                    if case .failure(.daemon(let code, _)) = outcome, code == ErrorCode.unknownCommand.rawValue {
+                        eventsAreUnknown = true
+                    }
+                    self.eventsChannel = nil
+                }
+            }
+        } catch {
+            self.eventsChannel = nil
+        }
+    }
+
+    /// STATUS as soon as the shortest gap after the last one allows (and
+    /// the one under way, if any, is answered).
+    private func refreshSoon(now: UInt64) {
+        let gap = Self.shortestRefreshGap(sessions: snapshot?.sessions.count ?? 0)
+        nextRefresh = min(nextRefresh, max(now, lastRefresh + gap))
     }
 
     // MARK: the tail pane

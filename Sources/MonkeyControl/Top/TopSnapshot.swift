@@ -132,35 +132,59 @@ struct TopSnapshot: Equatable, Sendable {
     var daemon: DaemonFigures
     /// In the daemon's order (by name).
     var sessions: [SessionFigures]
-    /// Entries a second since the previous snapshot, by session name;
-    /// missing for a session new since then or cleared meanwhile.
+    /// Entries a second over the last window of at least `rateWindow`,
+    /// by session name; missing for a session new since then or cleared
+    /// meanwhile.
     var measuredRates: [String: Double] = [:]
     /// When STATUS was answered, in monotonic nanoseconds.
     var takenAt: UInt64
+    /// The snapshot rates are measured from: the first at least `rateWindow`
+    /// before this one. Events bring refreshes closer together than a
+    /// second; over a shorter window a session that types once a second
+    /// would read 0 or 10 a second by turns.
+    private(set) var rateBase: RateBase
+
+    /// What rates are measured from: when, and each session's typed.
+    struct RateBase: Equatable, Sendable {
+        var takenAt: UInt64
+        var typed: [String: UInt64]
+    }
+
+    static let rateWindow: UInt64 = 800_000_000
 
     init(daemon: DaemonFigures, sessions: [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
         self.daemon = daemon
         self.sessions = sessions
         self.takenAt = takenAt
-        guard let previous, takenAt > previous.takenAt else { return }
-        let seconds = Double(takenAt - previous.takenAt) / 1e9
-        guard seconds >= 0.05 else {
-            measuredRates = previous.measuredRates
+        func base() -> RateBase {
+            var typed: [String: UInt64] = [:]
+            typed.reserveCapacity(sessions.count)
+            for session in sessions { typed[session.name] = session.typed }
+            return RateBase(takenAt: takenAt, typed: typed)
+        }
+        guard let previous else {
+            rateBase = base()
             return
         }
-        var before: [String: UInt64] = [:]
-        before.reserveCapacity(previous.sessions.count)
-        for session in previous.sessions { before[session.name] = session.typed }
+        let from = previous.rateBase
+        guard takenAt >= from.takenAt + Self.rateWindow else {
+            measuredRates = previous.measuredRates
+            rateBase = from
+            return
+        }
+        let seconds = Double(takenAt - from.takenAt) / 1e9
         for session in sessions {
-            guard let typed = before[session.name], session.typed >= typed else { continue }
+            guard let typed = from.typed[session.name], session.typed >= typed else { continue }
             measuredRates[session.name] = Double(session.typed - typed) / seconds
         }
+        rateBase = base()
     }
 
     /// Entries a second: measured between the last two refreshes, or, on
-    /// the first one, what the interval sets.
+    /// the first one, what the interval sets; 0 when it is stopped.
     func rate(of session: SessionFigures) -> Double {
-        measuredRates[session.name] ?? session.nominalRate
+        guard session.isRunning else { return 0 }
+        return measuredRates[session.name] ?? session.nominalRate
     }
 
     var totalTyped: UInt64 { sessions.reduce(0) { $0 &+ $1.typed } }

@@ -97,6 +97,12 @@ struct TopView: Sendable {
     private(set) var message: Message?
     private(set) var tail: TailPane?
     var link: Link = .connecting
+    /// What the events stream said since STATUS last told, by session.
+    private(set) var news: [String: SessionNews] = [:]
+    /// STATUS requests sent and answered on this connection: which answers
+    /// already know which news.
+    private var statusSent = 0
+    private var statusAnswered = 0
 
     /// How long a message stays on the status line.
     static let messageNanoseconds: UInt64 = 5_000_000_000
@@ -111,9 +117,38 @@ struct TopView: Sendable {
         return rows.firstIndex { $0.name == selected }
     }
 
-    /// A new snapshot: sorted, and the selection kept (or moved to the row
-    /// where the selected session was, when it is gone).
+    /// A STATUS request went out.
+    mutating func statusRequested() {
+        statusSent += 1
+    }
+
+    /// A STATUS request was refused: its answer will not come.
+    mutating func statusFailed() {
+        statusAnswered += 1
+    }
+
+    /// The connection went: its answers will not come, and the next
+    /// daemon's STATUS knows better than any news.
+    mutating func statusLost() {
+        statusAnswered = statusSent
+        news = [:]
+    }
+
+    /// The answer to a STATUS: sorted, the news it cannot know yet shown
+    /// over it, and the selection kept (or moved to the row where the
+    /// selected session was, when it is gone).
     mutating func show(_ snapshot: TopSnapshot) {
+        statusAnswered += 1
+        let answered = statusAnswered
+        news = news.filter { $0.value.statusSentBefore >= answered }
+        var snapshot = snapshot
+        if !news.isEmpty {
+            for index in snapshot.sessions.indices {
+                if let news = news[snapshot.sessions[index].name] {
+                    snapshot.sessions[index] = news.applied(to: snapshot.sessions[index])
+                }
+            }
+        }
         let previousIndex = selectedIndex
         self.snapshot = snapshot
         rows = order.sorted(snapshot)
@@ -121,6 +156,38 @@ struct TopView: Sendable {
         if selectedIndex == nil {
             selected = rows.isEmpty ? nil : rows[min(previousIndex ?? 0, rows.count - 1)].name
         }
+    }
+
+    /// An event from the daemon, shown at once when it can be; returns
+    /// true when only a new STATUS can tell what changed (a session `top`
+    /// does not know, created, deleted, cleared, or changed settings).
+    mutating func heard(_ event: TopEvent) -> Bool {
+        let name: String
+        switch event {
+        case .changed(let session):
+            // Cleared or deleted: the hits and best heard of are no longer so.
+            if let session { news[session] = nil }
+            return true
+        case .hit(let session), .best(let session, _), .started(let session), .stopped(let session):
+            name = session
+        }
+        guard let index = snapshot?.sessions.firstIndex(where: { $0.name == name }),
+            let current = snapshot?.sessions[index]
+        else { return true }
+        var update = news[name] ?? SessionNews(statusSentBefore: statusSent)
+        update.statusSentBefore = statusSent
+        switch event {
+        case .hit: update.hits = current.hits + 1
+        case .best(_, let best): update.best = best
+        case .started: update.isRunning = true
+        case .stopped: update.isRunning = false
+        case .changed: break
+        }
+        news[name] = update
+        let figures = update.applied(to: current)
+        snapshot?.sessions[index] = figures
+        if let row = rows.firstIndex(where: { $0.name == name }) { rows[row] = figures }
+        return false
     }
 
     mutating func say(_ text: String, tone: Message.Tone = .info, now: UInt64) {
