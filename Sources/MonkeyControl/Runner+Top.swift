@@ -54,6 +54,7 @@ extension Runner {
     private func printSnapshot(_ channel: TopChannel, width: Int?) throws(ControlFailure) {
         var daemon = DaemonFigures()
         var sessions: [SessionFigures] = []
+        var reader = StatusReader()
         var failure: ControlFailure?
         try channel.send(RequestEncoder.line(.hello), for: .hello)
         try channel.send(RequestEncoder.line(.metrics), for: .metrics)
@@ -64,9 +65,7 @@ extension Runner {
             try channel.receive { arrival in
                 switch arrival {
                 case .line(let line, .status):
-                    if let record = try? ResponseDecoder.record(line), let session = SessionFigures(record) {
-                        sessions.append(session)
-                    }
+                    if let session = reader.read(line) { sessions.append(session) }
                 case .line(let line, .metrics):
                     daemon.read(metricsLine: line)
                 case .line:

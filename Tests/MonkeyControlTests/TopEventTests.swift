@@ -127,15 +127,16 @@ struct TopEventTests {
         let first = TopSnapshot(daemon: DaemonFigures(), sessions: sessions, takenAt: 1_000_000_000)
         sessions[0].typed += 20
         let second = TopSnapshot(daemon: DaemonFigures(), sessions: sessions, takenAt: 2_000_000_000, previous: first)
-        #expect(second.rate(of: sessions[0]) == 20)
+        #expect(second.rate(of: second.sessions[0]) == 20)
         sessions[0].typed += 1
         let soon = TopSnapshot(daemon: DaemonFigures(), sessions: sessions, takenAt: 2_100_000_000, previous: second)
-        #expect(soon.rate(of: sessions[0]) == 20, "0.1 s is too short a window")
+        #expect(soon.rate(of: soon.sessions[0]) == 20, "0.1 s is too short a window")
         sessions[0].typed += 9
         let next = TopSnapshot(daemon: DaemonFigures(), sessions: sessions, takenAt: 3_000_000_000, previous: soon)
-        #expect(next.rate(of: sessions[0]) == 10, "from the second snapshot: 10 entries in a second")
-        sessions[0].isRunning = false
-        #expect(next.rate(of: sessions[0]) == 0, "stopped")
+        #expect(next.rate(of: next.sessions[0]) == 10, "from the second snapshot: 10 entries in a second")
+        var stopped = next.sessions[0]
+        stopped.isRunning = false
+        #expect(next.rate(of: stopped) == 0, "stopped")
     }
 
     @Test(arguments: [(0, 30), (100, 30), (1000, 50), (10_000, 500), (100_000, 500)])

@@ -48,18 +48,30 @@ struct TopSnapshotTests {
     @Test func ratesComeFromTheChangeInTyped() throws {
         var sessions = try Self.sessions()
         let first = TopSnapshot(daemon: DaemonFigures(), sessions: sessions, takenAt: 1_000_000_000)
-        #expect(first.rate(of: sessions[0]) == 20, "the first time, what the interval sets")
-        #expect(first.rate(of: sessions[1]) == 0, "stopped")
+        #expect(first.rate(of: first.sessions[0]) == 20, "the first time, what the interval sets")
+        #expect(first.rate(of: first.sessions[1]) == 0, "stopped")
         sessions[0].typed += 38
         sessions[2].typed = 0  // cleared
         let second = TopSnapshot(
             daemon: DaemonFigures(), sessions: sessions, takenAt: 3_000_000_000, previous: first)
-        #expect(second.rate(of: sessions[0]) == 19)
-        #expect(second.rate(of: sessions[1]) == 0)
-        #expect(second.measuredRates[sessions[2].name] == nil)
+        #expect(second.rate(of: second.sessions[0]) == 19)
+        #expect(second.rate(of: second.sessions[1]) == 0)
+        #expect(second.sessions[2].measuredRate == nil)
         #expect(second.totalTyped == 23 + 38 + 11)
         #expect(second.totalHits == 1)
         #expect(second.runningCount == 2)
+    }
+
+    /// Sessions are matched by name: in step as the daemon lists them,
+    /// past new and deleted ones, and in any other order too.
+    @Test func sessionsAreMatchedByName() {
+        func figures(_ names: [String]) -> [SessionFigures] { names.map { SessionFigures(name: $0) } }
+        let before = figures(["a", "b", "c", "d"])
+        #expect(TopSnapshot.positions(of: figures(["a", "a2", "c", "d", "e"]), in: before) == [0, nil, 2, 3, nil])
+        #expect(TopSnapshot.positions(of: figures(["d", "c", "a"]), in: before) == [3, 2, 0])
+        #expect(TopSnapshot.positions(of: figures(["b", "a", "c"]), in: before) == [1, 0, 2])
+        #expect(TopSnapshot.positions(of: [], in: before) == [])
+        #expect(TopSnapshot.positions(of: figures(["a"]), in: []) == [nil])
     }
 
     @Test func daemonFigures() {

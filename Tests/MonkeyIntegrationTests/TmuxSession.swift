@@ -69,6 +69,15 @@ final class TmuxSession {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        // A child inherits its parent thread's signal mask, and the test
+        // runner's worker threads block most signals: a tmux server started
+        // with them blocked never finishes a kill-server, and it and its
+        // pane (top) outlive the test. Nothing is blocked while spawning.
+        var none = sigset_t()
+        sigemptyset(&none)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         process.waitUntilExit()
         try? output.close()

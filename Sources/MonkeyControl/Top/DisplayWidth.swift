@@ -8,6 +8,8 @@
 /// by its column, so that a disagreement never pushes a row past the edge.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
+        // Printable ASCII, the common case: a column a byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += of(character) }
         return total

@@ -16,9 +16,10 @@ final class TopChannel {
         case events
     }
 
-    /// What arrived: a data line of a response, or its end.
+    /// What arrived: a data line of a response (its bytes, without the
+    /// LF: most are read without ever becoming a String), or its end.
     enum Arrival {
-        case line(String, of: Request)
+        case line([UInt8], of: Request)
         /// The status line: the OK text, or the ERR as a failure.
         case finished(Request, Result<String?, ControlFailure>)
     }
@@ -34,14 +35,16 @@ final class TopChannel {
     /// Connects to the daemon (blocking, as for every `monkeyctl`
     /// command), then makes reads non-blocking.
     init(path: String) throws(SystemError) {
-        fd = try Syscalls.unixStreamSocket(nonBlocking: false)
+        let socket = try Syscalls.unixStreamSocket(nonBlocking: false)
         do {
-            try Syscalls.connect(fd, path: path)
-            try Syscalls.setNonBlocking(fd)
+            try Syscalls.connect(socket, path: path)
+            try Syscalls.setNonBlocking(socket)
         } catch {
-            Syscalls.close(fd)
+            Syscalls.close(socket)
             throw error
         }
+        // Only now: once `fd` is set, a throw would run deinit and close it again.
+        fd = socket
     }
 
     deinit { Syscalls.close(fd) }
@@ -95,18 +98,23 @@ final class TopChannel {
         }
     }
 
+    /// `OK`, `OK text` or `ERR code text`: the end of a response.
+    static func isStatusLine(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0x4F, 0x4B]) { return bytes.count == 2 || bytes[2] == 0x20 }
+        return bytes.starts(with: [0x45, 0x52, 0x52, 0x20])
+    }
+
     /// Hands out one line; returns why the connection must be given up, if it must.
     private func deliver(_ frame: LineFramer.Frame, _ handle: (Arrival) -> Void) -> ControlFailure? {
         guard case .line(let bytes) = frame else {
             return .malformedReply(line: "a line longer than \(Self.longestLine) bytes")
         }
-        let line = String(decoding: bytes, as: UTF8.self)
-        guard let request = waiting.first else { return .malformedReply(line: line) }
-        let isStatusLine = line == "OK" || line.hasPrefix("OK ") || line.hasPrefix("ERR ")
-        guard isStatusLine else {
-            handle(.line(line, of: request))
+        guard let request = waiting.first else { return .malformedReply(line: String(decoding: bytes, as: UTF8.self)) }
+        guard Self.isStatusLine(bytes) else {
+            handle(.line(bytes, of: request))
             return nil
         }
+        let line = String(decoding: bytes, as: UTF8.self)
         waiting.removeFirst()
         let outcome = Result { () throws(ControlFailure) -> Runner.Reply in try Runner.decode(line) }
         switch outcome {

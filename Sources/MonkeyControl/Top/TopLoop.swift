@@ -50,7 +50,12 @@ final class TopLoop {
     private var daemon = DaemonFigures()
     /// STATUS lines of the response being read.
     private var incoming: [SessionFigures] = []
-    private var snapshot: TopSnapshot?
+    private var statusReader = StatusReader()
+    /// Whether rates may be measured from the view's snapshot: not from
+    /// one of a daemon before a reconnection.
+    private var isSnapshotCurrent = false
+    /// Sessions in the view's snapshot (what the pacing of requests goes by).
+    private var sessionCount: Int { view.snapshot?.sessions.count ?? 0 }
     /// What the terminal shows now; nil: draw it all next time.
     private var screen: Screen?
     private var isDirty = true
@@ -237,7 +242,7 @@ final class TopLoop {
         do {
             if now >= nextMetrics && !channel.isWaiting(for: .metrics) {
                 try channel.send(RequestEncoder.line(.metrics), for: .metrics)
-                nextMetrics = now + Self.metricsPeriod(sessions: snapshot?.sessions.count ?? 0)
+                nextMetrics = now + Self.metricsPeriod(sessions: sessionCount)
             }
             try channel.send(RequestEncoder.line(.status), for: .status)
             view.statusRequested()
@@ -256,12 +261,12 @@ final class TopLoop {
         min(max(30_000_000, UInt64(sessions) * 50_000), 500_000_000)
     }
 
-    /// METRICS lists every session several times over: with many sessions
-    /// it is asked less often (every second up to 1,000 sessions, then
-    /// 1 ms per session), as only the client count and start time are
-    /// read from it.
+    /// METRICS lists every session ten times over: with many sessions it
+    /// is asked less often (every second up to 333 sessions, then 3 ms per
+    /// session: every 30 s with 10,000, where one costs the daemon about
+    /// 85 ms), as only the client count and start time are read from it.
     static func metricsPeriod(sessions: Int) -> UInt64 {
-        max(second, UInt64(sessions) * 1_000_000)
+        max(second, UInt64(sessions) * 3_000_000)
     }
 
     private func receiveFromDaemon() {
@@ -270,9 +275,7 @@ final class TopLoop {
             try channel.receive { arrival in
                 switch arrival {
                 case .line(let line, .status):
-                    if let record = try? ResponseDecoder.record(line), let session = SessionFigures(record) {
-                        incoming.append(session)
-                    }
+                    if let session = statusReader.read(line) { incoming.append(session) }
                 case .line(let line, .metrics):
                     daemon.read(metricsLine: line)
                 case .line:
@@ -298,15 +301,19 @@ final class TopLoop {
         case .metrics, .tail, .events:
             break
         case .status:
-            let sessions = incoming
-            incoming = []
+            statusReader.finish()
             guard case .success = outcome else {
+                incoming = []
                 view.statusFailed()
                 return
             }
-            let taken = TopSnapshot(daemon: daemon, sessions: sessions, takenAt: now, previous: snapshot)
-            snapshot = taken
-            view.show(taken)
+            // Handed over, not shared, so that the snapshot can set each
+            // session's rate in place.
+            var sessions: [SessionFigures] = []
+            swap(&sessions, &incoming)
+            let previous = isSnapshotCurrent ? view.snapshot : nil
+            view.show(TopSnapshot(daemon: daemon, sessions: consume sessions, takenAt: now, previous: previous))
+            isSnapshotCurrent = true
             isDirty = true
         case .change(let change):
             for effect in view.answered(change, outcome, now: now) { carryOut(effect, now: now) }
@@ -321,6 +328,7 @@ final class TopLoop {
         eventsChannel = nil
         nextEventsAttempt = 0
         view.statusLost()
+        statusReader.forget()
         incoming = []
         if case .lost = view.link {
         } else {
@@ -354,7 +362,7 @@ final class TopLoop {
         channel = connected
         if case .lost = view.link { view.say("reconnected to monkeyd", now: now) }
         view.link = .connected
-        snapshot = nil
+        isSnapshotCurrent = false
         greet(connected)
         if let tail = view.tail { openTail(tail.session, now: now) }
         isDirty = true
@@ -387,7 +395,9 @@ final class TopLoop {
             try eventsChannel.receive { arrival in
                 switch arrival {
                 case .line(let line, _):
-                    guard let record = try? ResponseDecoder.record(line), let event = TopEvent(record) else { return }
+                    guard let record = try? ResponseDecoder.record(String(decoding: line, as: UTF8.self)),
+                        let event = TopEvent(record)
+                    else { return }
                     if view.heard(event) { refreshSoon(now: now) }
                     isDirty = true
                 case .finished(_, let outcome):
@@ -405,7 +415,7 @@ final class TopLoop {
     /// STATUS as soon as the shortest gap after the last one allows (and
     /// the one under way, if any, is answered).
     private func refreshSoon(now: UInt64) {
-        let gap = Self.shortestRefreshGap(sessions: snapshot?.sessions.count ?? 0)
+        let gap = Self.shortestRefreshGap(sessions: sessionCount)
         nextRefresh = min(nextRefresh, max(now, lastRefresh + gap))
     }
 
@@ -431,7 +441,9 @@ final class TopLoop {
             try tailChannel.receive { arrival in
                 switch arrival {
                 case .line(let line, _):
-                    if let record = try? ResponseDecoder.record(line) { view.tailed(record) }
+                    if let record = try? ResponseDecoder.record(String(decoding: line, as: UTF8.self)) {
+                        view.tailed(record)
+                    }
                 case .finished(_, let outcome):
                     switch outcome {
                     case .success: view.tailEnded("ended")

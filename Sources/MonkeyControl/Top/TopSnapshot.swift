@@ -23,6 +23,11 @@ struct SessionFigures: Equatable, Sendable {
     var expectedSeconds: WideNumber?
     /// The probability of at least one hit in what was typed; nil without a target.
     var chance: WideNumber?
+    /// Entries a second over the last window (`TopSnapshot`); nil until
+    /// there is one, or when the session was cleared meanwhile.
+    var measuredRate: Double?
+    /// Typed when the window began (`TopSnapshot`).
+    var rateBaseTyped: UInt64?
 
     var hasTarget: Bool { !target.isEmpty }
 
@@ -113,6 +118,16 @@ struct DaemonFigures: Equatable, Sendable {
         }
     }
 
+    /// Reads one line of METRICS, keeping the samples `top` shows; the
+    /// many others (ten a session) are passed over without a String.
+    mutating func read(metricsLine bytes: [UInt8]) {
+        guard bytes.starts(with: Self.startTime) || bytes.starts(with: Self.clients) else { return }
+        read(metricsLine: String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static let startTime = Array("monkeyd_start_time_seconds ".utf8)
+    private static let clients = Array("monkeyd_clients ".utf8)
+
     /// Reads one line of METRICS, keeping the samples `top` shows.
     mutating func read(metricsLine line: String) {
         guard line.hasPrefix("monkeyd_"), let space = line.lastIndex(of: " ") else { return }
@@ -127,64 +142,90 @@ struct DaemonFigures: Equatable, Sendable {
 }
 
 /// Everything one refresh of `top` learnt, and the rate of each session
-/// since the refresh before.
+/// over the last second or so.
 struct TopSnapshot: Equatable, Sendable {
     var daemon: DaemonFigures
-    /// In the daemon's order (by name).
+    /// In the daemon's order (by name), each with its `measuredRate`.
     var sessions: [SessionFigures]
-    /// Entries a second over the last window of at least `rateWindow`,
-    /// by session name; missing for a session new since then or cleared
-    /// meanwhile.
-    var measuredRates: [String: Double] = [:]
     /// When STATUS was answered, in monotonic nanoseconds.
     var takenAt: UInt64
-    /// The snapshot rates are measured from: the first at least `rateWindow`
-    /// before this one. Events bring refreshes closer together than a
-    /// second; over a shorter window a session that types once a second
+    /// When the snapshot rates are measured from was taken: the first at
+    /// least `rateWindow` before this one (each session keeps its typed
+    /// then, `rateBaseTyped`). Events bring refreshes closer together than
+    /// a second; over a shorter window a session that types once a second
     /// would read 0 or 10 a second by turns.
-    private(set) var rateBase: RateBase
-
-    /// What rates are measured from: when, and each session's typed.
-    struct RateBase: Equatable, Sendable {
-        var takenAt: UInt64
-        var typed: [String: UInt64]
-    }
+    private(set) var rateBaseTakenAt: UInt64
 
     static let rateWindow: UInt64 = 800_000_000
 
-    init(daemon: DaemonFigures, sessions: [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
+    /// The sessions of a STATUS answer; rates from `previous`, matched by
+    /// name (in step, as the daemon lists both in the same order).
+    init(daemon: DaemonFigures, sessions: consuming [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
         self.daemon = daemon
         self.sessions = sessions
         self.takenAt = takenAt
-        func base() -> RateBase {
-            var typed: [String: UInt64] = [:]
-            typed.reserveCapacity(sessions.count)
-            for session in sessions { typed[session.name] = session.typed }
-            return RateBase(takenAt: takenAt, typed: typed)
-        }
+        rateBaseTakenAt = takenAt
         guard let previous else {
-            rateBase = base()
+            for index in self.sessions.indices { self.sessions[index].rateBaseTyped = self.sessions[index].typed }
             return
         }
-        let from = previous.rateBase
-        guard takenAt >= from.takenAt + Self.rateWindow else {
-            measuredRates = previous.measuredRates
-            rateBase = from
+        let matches = Self.positions(of: self.sessions, in: previous.sessions)
+        guard takenAt >= previous.rateBaseTakenAt + Self.rateWindow else {
+            rateBaseTakenAt = previous.rateBaseTakenAt
+            for (index, match) in zip(self.sessions.indices, matches) {
+                guard let match else { continue }
+                self.sessions[index].measuredRate = previous.sessions[match].measuredRate
+                self.sessions[index].rateBaseTyped = previous.sessions[match].rateBaseTyped
+            }
             return
         }
-        let seconds = Double(takenAt - from.takenAt) / 1e9
-        for session in sessions {
-            guard let typed = from.typed[session.name], session.typed >= typed else { continue }
-            measuredRates[session.name] = Double(session.typed - typed) / seconds
+        let seconds = Double(takenAt - previous.rateBaseTakenAt) / 1e9
+        for (index, match) in zip(self.sessions.indices, matches) {
+            let typed = self.sessions[index].typed
+            self.sessions[index].rateBaseTyped = typed
+            guard let match, let before = previous.sessions[match].rateBaseTyped, typed >= before else { continue }
+            self.sessions[index].measuredRate = Double(typed - before) / seconds
         }
-        rateBase = base()
     }
 
-    /// Entries a second: measured between the last two refreshes, or, on
-    /// the first one, what the interval sets; 0 when it is stopped.
+    /// Where each of `sessions` is in `previous` (by name), nil for one new
+    /// since. Both are in the daemon's order, so a walk in step finds
+    /// nearly all (a session new since sorts before the next old one);
+    /// another order is found through an index built for it.
+    static func positions(of sessions: [SessionFigures], in previous: [SessionFigures]) -> [Int?] {
+        var positions = [Int?](repeating: nil, count: sessions.count)
+        var cursor = 0
+        var index: [String: Int]?
+        var isInOrder = true
+        for position in sessions.indices {
+            let name = sessions[position].name
+            if cursor < previous.count && previous[cursor].name == name {
+                positions[position] = cursor
+                cursor += 1
+                continue
+            }
+            if position > 0 && !(sessions[position - 1].name < name) { isInOrder = false }
+            // Between the last one found and the next old one: new since.
+            if isInOrder && cursor < previous.count && name < previous[cursor].name { continue }
+            if index == nil {
+                var built: [String: Int] = [:]
+                built.reserveCapacity(previous.count)
+                for old in previous.indices { built[previous[old].name] = old }
+                index = built
+            }
+            if let found = index?[name] {
+                positions[position] = found
+                cursor = found + 1
+            }
+        }
+        return positions
+    }
+
+    /// Entries a second: measured over the last window, or before there
+    /// was one, what the interval sets; 0 when it is stopped.
     func rate(of session: SessionFigures) -> Double {
         guard session.isRunning else { return 0 }
-        return measuredRates[session.name] ?? session.nominalRate
+        return session.measuredRate ?? session.nominalRate
     }
 
     var totalTyped: UInt64 { sessions.reduce(0) { $0 &+ $1.typed } }

@@ -103,6 +103,10 @@ struct TopView: Sendable {
     /// already know which news.
     private var statusSent = 0
     private var statusAnswered = 0
+    /// Where each session is in `snapshot.sessions`, built for the first
+    /// event after a refresh (a walk through 10,000 names an event was
+    /// most of what a busy stream of events cost).
+    private var positionByName: [String: Int]?
 
     /// How long a message stays on the status line.
     static let messageNanoseconds: UInt64 = 5_000_000_000
@@ -137,11 +141,11 @@ struct TopView: Sendable {
     /// The answer to a STATUS: sorted, the news it cannot know yet shown
     /// over it, and the selection kept (or moved to the row where the
     /// selected session was, when it is gone).
-    mutating func show(_ snapshot: TopSnapshot) {
+    mutating func show(_ snapshot: consuming TopSnapshot) {
         statusAnswered += 1
         let answered = statusAnswered
         news = news.filter { $0.value.statusSentBefore >= answered }
-        var snapshot = snapshot
+        positionByName = nil
         if !news.isEmpty {
             for index in snapshot.sessions.indices {
                 if let news = news[snapshot.sessions[index].name] {
@@ -171,9 +175,7 @@ struct TopView: Sendable {
         case .hit(let session), .best(let session, _), .started(let session), .stopped(let session):
             name = session
         }
-        guard let index = snapshot?.sessions.firstIndex(where: { $0.name == name }),
-            let current = snapshot?.sessions[index]
-        else { return true }
+        guard let index = position(of: name), let current = snapshot?.sessions[index] else { return true }
         var update = news[name] ?? SessionNews(statusSentBefore: statusSent)
         update.statusSentBefore = statusSent
         switch event {
@@ -185,9 +187,28 @@ struct TopView: Sendable {
         }
         news[name] = update
         let figures = update.applied(to: current)
-        snapshot?.sessions[index] = figures
-        if let row = rows.firstIndex(where: { $0.name == name }) { rows[row] = figures }
+        if order == .name {
+            // The rows are the snapshot's sessions: let go of them so that
+            // the change is made in place rather than in a copy of all.
+            rows = []
+            snapshot?.sessions[index] = figures
+            rows = snapshot?.sessions ?? []
+        } else {
+            snapshot?.sessions[index] = figures
+            if let row = rows.firstIndex(where: { $0.name == name }) { rows[row] = figures }
+        }
         return false
+    }
+
+    private mutating func position(of name: String) -> Int? {
+        guard let sessions = snapshot?.sessions else { return nil }
+        if positionByName == nil {
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(sessions.count)
+            for index in sessions.indices { positions[sessions[index].name] = index }
+            positionByName = positions
+        }
+        return positionByName?[name]
     }
 
     mutating func say(_ text: String, tone: Message.Tone = .info, now: UInt64) {

@@ -23,6 +23,9 @@ public struct Engine {
     /// still in cache when they type. Reading a whole batch of 1,000 ahead,
     /// what was read for the first sessions was evicted again before they typed.
     static let sessionsReadAhead = 64
+    /// The sessions in name order as of a `SessionTable.generation`, for
+    /// STATUS of every session (see `status(_:)`).
+    var sortedSlots: (generation: UInt64?, sessions: [SessionTable.NamedSlot]) = (nil, [])
     /// Odds worked out lately (see `odds(of:)`).
     private var oddsCache: [OddsKey: Odds?] = [:]
 

@@ -14,8 +14,22 @@ struct SessionTable {
     /// When the session in each slot is next due; nil while it does not type.
     private var dues: [UInt64?] = []
     private var freeSlots: [Int] = []
+    /// Counts the sessions added and removed: while it stays, so do the
+    /// names (what a STATUS of every session keeps its sorted names by).
+    private(set) var generation: UInt64 = 0
 
     var count: Int { slotOf.count }
+
+    /// Every session's name and slot, by name: slots stay with their
+    /// sessions for as long as `generation` does.
+    var sortedSlots: [NamedSlot] {
+        slotOf.map { NamedSlot(name: $0.key, slot: $0.value) }.sorted { $0.name < $1.name }
+    }
+
+    struct NamedSlot: Sendable, Equatable {
+        let name: SessionName
+        let slot: Int
+    }
     var keys: Dictionary<SessionName, Int>.Keys { slotOf.keys }
 
     func slot(of name: SessionName) -> Int? { slotOf[name] }
@@ -29,6 +43,7 @@ struct SessionTable {
                     slotOf[name] = nil
                     dues[slot] = nil
                     freeSlots.append(slot)
+                    generation &+= 1
                 }
             } else if let newValue {
                 let slot = freeSlots.popLast() ?? slots.count
@@ -39,8 +54,16 @@ struct SessionTable {
                     slots[slot] = newValue
                 }
                 slotOf[name] = slot
+                generation &+= 1
             }
         }
+    }
+
+    /// Reads the session in `slot` where it lies, without a copy (which
+    /// would retain its log); nil when the slot is free.
+    func read<Result>(slot: Int, _ body: (borrowing Engine.ScheduledSession) -> Result) -> Result? {
+        guard slot < slots.count else { return nil }
+        return slots[slot]?.read(body)
     }
 
     subscript(name: SessionName, default defaultValue: @autoclosure () -> Engine.ScheduledSession)
@@ -101,6 +124,7 @@ struct SessionTable {
 
 extension Engine.ScheduledSession {
     fileprivate mutating func modify<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
+    fileprivate func read<Result>(_ body: (borrowing Self) -> Result) -> Result { body(self) }
 }
 
 extension Session {
