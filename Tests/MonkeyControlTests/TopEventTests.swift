@@ -41,33 +41,47 @@ struct TopEventTests {
     @Test func hitsBestStartsAndStopsShowAtOnce() throws {
         var view = Self.view()
         #expect(Self.row(view, "s0")?.hits == 0)
-        var needsStatus = view.heard(.hit(session: "s0"))
-        #expect(!needsStatus)
-        needsStatus = view.heard(.hit(session: "s0"))
-        #expect(!needsStatus)
+        var outcome = view.heard(.hit(session: "s0"))
+        #expect(outcome == .shown)
+        outcome = view.heard(.hit(session: "s0"))
+        #expect(outcome == .shown)
         #expect(Self.row(view, "s0")?.hits == 2)
         #expect(view.snapshot?.totalHits == 2, "the header's total too")
-        needsStatus = view.heard(.best(session: "s1", best: "monk"))
-        #expect(!needsStatus)
+        outcome = view.heard(.best(session: "s1", best: "monk"))
+        #expect(outcome == .shown)
         #expect(Self.row(view, "s1")?.best == "monk")
-        needsStatus = view.heard(.stopped(session: "s1"))
-        #expect(!needsStatus)
+        outcome = view.heard(.stopped(session: "s1"))
+        #expect(outcome == .shown)
         #expect(Self.row(view, "s1")?.isRunning == false)
-        needsStatus = view.heard(.started(session: "s2"))
-        #expect(!needsStatus)
+        outcome = view.heard(.started(session: "s2"))
+        #expect(outcome == .shown)
         #expect(Self.row(view, "s2")?.isRunning == true)
         let row = try #require(TopFixtures.text(TopFixtures.frame(view, columns: 120)).first { $0.hasPrefix(" s1 ") })
         #expect(row.contains("stopped") && row.contains("monk"), "\(row)")
     }
 
+    /// Best progress of a session scrolled out of view changes nothing on
+    /// the screen; a hit changes the header's total wherever its row is.
+    @Test func bestProgressOutOfViewNeedsNoDrawing() {
+        var view = TopFixtures.view(TopFixtures.sessions(100))
+        view.pageSize = 10
+        var outcome = view.heard(.best(session: "s50", best: "mo"))
+        #expect(outcome == .offScreen)
+        #expect(view.rows[50].best == "mo", "taken in all the same")
+        outcome = view.heard(.best(session: "s5", best: "mon"))
+        #expect(outcome == .shown)
+        outcome = view.heard(.hit(session: "s50"))
+        #expect(outcome == .shown)
+    }
+
     @Test func whatOnlyStatusCanTellAsksForIt() {
         var view = Self.view()
-        var needsStatus = view.heard(.changed(session: "s0"))
-        #expect(needsStatus)
-        needsStatus = view.heard(.changed(session: nil))
-        #expect(needsStatus)
-        needsStatus = view.heard(.hit(session: "new"))
-        #expect(needsStatus, "a session top does not know yet")
+        var outcome = view.heard(.changed(session: "s0"))
+        #expect(outcome == .needsStatus)
+        outcome = view.heard(.changed(session: nil))
+        #expect(outcome == .needsStatus)
+        outcome = view.heard(.hit(session: "new"))
+        #expect(outcome == .needsStatus, "a session top does not know yet")
         #expect(view.rows.count == 4)
     }
 
@@ -76,10 +90,10 @@ struct TopEventTests {
     @Test func newsOutlivesOlderAnswersOnly() {
         var view = Self.view()
         view.statusRequested()  // under way when the news comes
-        var needsStatus = view.heard(.hit(session: "s0"))
-        #expect(!needsStatus)
-        needsStatus = view.heard(.stopped(session: "s1"))
-        #expect(!needsStatus)
+        var outcome = view.heard(.hit(session: "s0"))
+        #expect(outcome == .shown)
+        outcome = view.heard(.stopped(session: "s1"))
+        #expect(outcome == .shown)
         view.show(TopFixtures.snapshot(TopFixtures.sessions(4)))
         #expect(Self.row(view, "s0")?.hits == 1, "the older answer did not know the hit")
         #expect(Self.row(view, "s1")?.isRunning == false)
@@ -96,8 +110,8 @@ struct TopEventTests {
     @Test func newsNeverLowersAnAnswer() {
         var view = Self.view()
         view.statusRequested()
-        let needsStatus = view.heard(.hit(session: "s0"))
-        #expect(!needsStatus)
+        let outcome = view.heard(.hit(session: "s0"))
+        #expect(outcome == .shown)
         var knowing = TopFixtures.sessions(4)
         knowing[0].hits = 5
         knowing[0].best = "ab"
@@ -110,8 +124,8 @@ struct TopEventTests {
         view.statusRequested()
         _ = view.heard(.hit(session: "s0"))
         _ = view.heard(.hit(session: "s1"))
-        let needsStatus = view.heard(.changed(session: "s0"))
-        #expect(needsStatus)
+        let outcome = view.heard(.changed(session: "s0"))
+        #expect(outcome == .needsStatus)
         #expect(view.news.keys.sorted() == ["s1"])
         view.statusLost()
         #expect(view.news.isEmpty)

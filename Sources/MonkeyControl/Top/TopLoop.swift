@@ -307,12 +307,10 @@ final class TopLoop {
                 view.statusFailed()
                 return
             }
-            // Handed over, not shared, so that the snapshot can set each
-            // session's rate in place.
-            var sessions: [SessionFigures] = []
-            swap(&sessions, &incoming)
             let previous = isSnapshotCurrent ? view.snapshot : nil
-            view.show(TopSnapshot(daemon: daemon, sessions: consume sessions, takenAt: now, previous: previous))
+            let taken = TopSnapshot.taking(&incoming, daemon: daemon, takenAt: now, previous: previous)
+            incoming.reserveCapacity(taken.sessions.count)
+            view.show(taken)
             isSnapshotCurrent = true
             isDirty = true
         case .change(let change):
@@ -398,8 +396,11 @@ final class TopLoop {
                     guard let record = try? ResponseDecoder.record(String(decoding: line, as: UTF8.self)),
                         let event = TopEvent(record)
                     else { return }
-                    if view.heard(event) { refreshSoon(now: now) }
-                    isDirty = true
+                    switch view.heard(event) {
+                    case .shown: isDirty = true
+                    case .offScreen: break
+                    case .needsStatus: refreshSoon(now: now)
+                    }
                 case .finished(_, let outcome):
                     if case .failure(.daemon(let code, _)) = outcome, code == ErrorCode.unknownCommand.rawValue {
                         eventsAreUnknown = true

@@ -160,31 +160,48 @@ struct TopSnapshot: Equatable, Sendable {
 
     /// The sessions of a STATUS answer; rates from `previous`, matched by
     /// name (in step, as the daemon lists both in the same order).
-    init(daemon: DaemonFigures, sessions: consuming [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
+    init(daemon: DaemonFigures, sessions: [SessionFigures], takenAt: UInt64, previous: TopSnapshot? = nil) {
         self.daemon = daemon
         self.sessions = sessions
         self.takenAt = takenAt
         rateBaseTakenAt = takenAt
+        measureRates(from: previous)
+    }
+
+    /// A snapshot of `sessions`, taken from the caller rather than copied,
+    /// so that each session's rate is set in place (a copy of 10,000
+    /// figures a second was a good part of what `top` cost).
+    static func taking(
+        _ sessions: inout [SessionFigures], daemon: DaemonFigures, takenAt: UInt64, previous: TopSnapshot?
+    ) -> TopSnapshot {
+        var snapshot = TopSnapshot(daemon: daemon, sessions: [], takenAt: takenAt)
+        swap(&snapshot.sessions, &sessions)
+        snapshot.measureRates(from: previous)
+        return snapshot
+    }
+
+    private mutating func measureRates(from previous: TopSnapshot?) {
         guard let previous else {
-            for index in self.sessions.indices { self.sessions[index].rateBaseTyped = self.sessions[index].typed }
+            for index in sessions.indices { sessions[index].rateBaseTyped = sessions[index].typed }
             return
         }
-        let matches = Self.positions(of: self.sessions, in: previous.sessions)
+        let matches = Self.positions(of: sessions, in: previous.sessions)
         guard takenAt >= previous.rateBaseTakenAt + Self.rateWindow else {
             rateBaseTakenAt = previous.rateBaseTakenAt
-            for (index, match) in zip(self.sessions.indices, matches) {
-                guard let match else { continue }
-                self.sessions[index].measuredRate = previous.sessions[match].measuredRate
-                self.sessions[index].rateBaseTyped = previous.sessions[match].rateBaseTyped
+            for index in sessions.indices {
+                guard let match = matches[index] else { continue }
+                sessions[index].measuredRate = previous.sessions[match].measuredRate
+                sessions[index].rateBaseTyped = previous.sessions[match].rateBaseTyped
             }
             return
         }
         let seconds = Double(takenAt - previous.rateBaseTakenAt) / 1e9
-        for (index, match) in zip(self.sessions.indices, matches) {
-            let typed = self.sessions[index].typed
-            self.sessions[index].rateBaseTyped = typed
-            guard let match, let before = previous.sessions[match].rateBaseTyped, typed >= before else { continue }
-            self.sessions[index].measuredRate = Double(typed - before) / seconds
+        for index in sessions.indices {
+            let typed = sessions[index].typed
+            sessions[index].rateBaseTyped = typed
+            guard let match = matches[index], let before = previous.sessions[match].rateBaseTyped, typed >= before
+            else { continue }
+            sessions[index].measuredRate = Double(typed - before) / seconds
         }
     }
 

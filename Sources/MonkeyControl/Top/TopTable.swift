@@ -86,8 +86,11 @@ struct TopTable: Equatable, Sendable {
     }
 
     /// The display width of the longest name, as shown.
-    static func longestName(of sessions: some Collection<SessionFigures>) -> Int {
-        sessions.reduce(0) { max($0, DisplayWidth.of(Visible.escaped($1.name))) }
+    static func longestName(of sessions: [SessionFigures]) -> Int {
+        // By index: a loop over the values would copy each session's figures.
+        var longest = 0
+        for index in sessions.indices { longest = max(longest, DisplayWidth.of(Visible.escaped(sessions[index].name))) }
+        return longest
     }
 
     /// Columns as wide as their widest cell, nothing cut: the table a pipe gets.

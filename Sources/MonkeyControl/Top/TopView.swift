@@ -162,20 +162,30 @@ struct TopView: Sendable {
         }
     }
 
-    /// An event from the daemon, shown at once when it can be; returns
-    /// true when only a new STATUS can tell what changed (a session `top`
-    /// does not know, created, deleted, cleared, or changed settings).
-    mutating func heard(_ event: TopEvent) -> Bool {
+    /// What an event did to the view.
+    enum Hearing: Equatable, Sendable {
+        /// Shown: the screen wants drawing.
+        case shown
+        /// Taken in, but nothing on the screen changes (best progress of a
+        /// session scrolled out of view).
+        case offScreen
+        /// Only a new STATUS can tell what changed (a session `top` does
+        /// not know, created, deleted, cleared, or changed settings).
+        case needsStatus
+    }
+
+    /// An event from the daemon, shown at once when it can be.
+    mutating func heard(_ event: TopEvent) -> Hearing {
         let name: String
         switch event {
         case .changed(let session):
             // Cleared or deleted: the hits and best heard of are no longer so.
             if let session { news[session] = nil }
-            return true
+            return .needsStatus
         case .hit(let session), .best(let session, _), .started(let session), .stopped(let session):
             name = session
         }
-        guard let index = position(of: name), let current = snapshot?.sessions[index] else { return true }
+        guard let index = position(of: name), let current = snapshot?.sessions[index] else { return .needsStatus }
         var update = news[name] ?? SessionNews(statusSentBefore: statusSent)
         update.statusSentBefore = statusSent
         switch event {
@@ -187,17 +197,22 @@ struct TopView: Sendable {
         }
         news[name] = update
         let figures = update.applied(to: current)
+        let row: Int?
         if order == .name {
             // The rows are the snapshot's sessions: let go of them so that
             // the change is made in place rather than in a copy of all.
             rows = []
             snapshot?.sessions[index] = figures
             rows = snapshot?.sessions ?? []
+            row = index
         } else {
             snapshot?.sessions[index] = figures
-            if let row = rows.firstIndex(where: { $0.name == name }) { rows[row] = figures }
+            row = rows.firstIndex { $0.name == name }
+            if let row { rows[row] = figures }
         }
-        return false
+        // Hits and starts and stops change the header's totals too.
+        guard case .best = event, let row, row < firstRow || row >= firstRow + pageSize else { return .shown }
+        return .offScreen
     }
 
     private mutating func position(of name: String) -> Int? {
