@@ -190,7 +190,8 @@ struct MonkeyctlOddsTests {
             ["replay", "--seed", "1", "--id", "1", "--monkeys", "3", "--target", "x"],
             "'replay' does not take the option '--target'"
         ),
-        (["start", "--seed", "1"], "'start' does not take the option '--seed'"),
+        // start and set take --seed since issue 19; odds has no use for it.
+        (["odds", "--target", "x", "--seed", "1"], "'odds' does not take the option '--seed'"),
     ]
 
     @Test(arguments: usageErrors)
