@@ -26,7 +26,7 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIGURATION)
 
-## run: the main job — a daemon in the foreground with a session typing and its numbered tail.
+## run: the main job — a daemon with three demo sessions and monkeyctl top over them (q stops both).
 run: build
 	scripts/demo $(BIN)
 

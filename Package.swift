@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),
         .executableTarget(name: "monkeyctl", dependencies: ["MonkeyControl"]),
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
+        // The pure parts of monkeyctl (top's layout, renderer and keys), without a terminal.
+        .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),
         .testTarget(
             name: "MonkeyIntegrationTests",
             dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"],

@@ -8,15 +8,20 @@ See BENCHMARKS.md for what each figure means.
 """
 
 import argparse
+import fcntl
 import os
 import platform
+import pty
 import shutil
 import signal
 import socket
 import statistics
 import subprocess
+import struct
 import sys
 import tempfile
+import termios
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -421,6 +426,150 @@ class Bench:
             self.record(f"{figure}: p99 ms", "monkeyd", figures["p99_ms"])
             log(f"SET latency run {run + 1}/{self.arguments.pairs}: {figures}")
 
+    # -- monkeyctl top over many sessions (issue 20) ----------------------------
+
+    @staticmethod
+    def cpu_seconds(pid):
+        """utime + stime of a process, all its threads, in seconds."""
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def top(self):
+        """`monkeyctl top` over 10,000 typing sessions in a pseudo-terminal of
+        120 × 40: what top and the daemon's work for it cost, and how soon a
+        change made by another client is on the screen."""
+        count, seconds = self.arguments.top_sessions, self.arguments.top_seconds
+        configuration = os.path.join(self.directory, "monkeyd-top.conf")
+        with open(configuration, "w") as file:
+            # Room for the probes that top_once starts.
+            file.write(f"max_sessions = {count + 1000}\n")
+        for run in range(self.arguments.pairs):
+            process, path = self.start_monkeyd(configuration=configuration)
+            try:
+                # Every tenth session has a target it hits now and then, so
+                # that hits and best progress change while top watches.
+                lines = [f"START s{index:05d} interval=10s monkeys=5" + (" target=ab" if index % 10 == 0 else "")
+                         for index in range(count)]
+                for first in range(0, count, 1000):
+                    self.send_lines(path, lines[first:first + 1000])
+                # The daemon alone before top and again after it, so that
+                # what settles after 10,000 STARTs is not put down to top.
+                time.sleep(5)
+                alone = [self.daemon_alone(process, seconds / 2)]
+                figures = self.top_once(process, path, seconds)
+                alone.append(self.daemon_alone(process, seconds / 2))
+                baseline = sum(alone) / 2
+            finally:
+                self.stop(process)
+            figure = f"top over {count:,} sessions"
+            extra = max(figures["daemon"] - baseline, 0)
+            self.record(f"{figure}: top CPU % of one core", "monkeyd", figures["top"] * 100)
+            self.record(f"{figure}: daemon CPU % for top (with − without)", "monkeyd", extra * 100)
+            self.record(f"{figure}: top + daemon for it, CPU %", "monkeyd", (figures["top"] + extra) * 100)
+            for kind, label in (("state", "a stop"), ("created", "a new session")):
+                self.record(f"{figure}: {label} on screen after, p50 ms", "monkeyd", figures[f"{kind}_p50_ms"])
+                self.record(f"{figure}: {label} on screen after, max ms", "monkeyd", figures[f"{kind}_max_ms"])
+            log(f"top run {run + 1}/{self.arguments.pairs}: daemon alone {alone[0] * 100:.2f} % before top, "
+                f"{alone[1] * 100:.2f} % after, {figures}")
+
+    def daemon_alone(self, process, seconds):
+        """The daemon's CPU, in cores, over `seconds` with nobody asking."""
+        before = self.cpu_seconds(process.pid)
+        time.sleep(seconds)
+        return (self.cpu_seconds(process.pid) - before) / seconds
+
+    def top_once(self, daemon, path, seconds):
+        """Runs top in a pty: first `seconds` of watching, whose CPU (top's
+        and the daemon's) is the cost; then, every second, another client
+        either stops s00001 (on screen, unselected: its event is enough;
+        started again right after), or starts a new session that sorts
+        first (ZZZZZZZZ, then YYYYYYYY, ...: top must ask for STATUS of
+        every session to show it), `top_probes` of each. The time until
+        `stopped`, or the new name, arrives in what top writes is one
+        sample: top writes only what changed, and these share no character
+        with what was there before."""
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        environment = dict(os.environ, TERM="xterm-256color", NO_COLOR="1")
+        top = subprocess.Popen([self.monkeyctl, "--socket", path, "top"], stdin=slave, stdout=slave, stderr=slave,
+                               env=environment, start_new_session=True)
+        os.close(slave)
+        output = bytearray()
+        arrived = threading.Condition()
+
+        def read():
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    chunk = b""
+                with arrived:
+                    if not chunk:
+                        output.extend(b"\0EOF")
+                        arrived.notify_all()
+                        return
+                    output.extend(chunk)
+                    arrived.notify_all()
+
+        def wait_for(text, start, timeout=10):
+            """When `text` has arrived after `start`, polled by the reader's notifications."""
+            deadline = time.monotonic() + timeout
+            with arrived:
+                while text not in output[start:]:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or b"\0EOF" in output:
+                        raise RuntimeError(f"top never showed {text!r}")
+                    arrived.wait(remaining)
+                return time.monotonic()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            wait_for(b"s00001", 0, timeout=30)
+            time.sleep(2)  # the first snapshots (and their METRICS) taken
+            top_before, daemon_before = self.cpu_seconds(top.pid), self.cpu_seconds(daemon.pid)
+            time.sleep(seconds)
+            top_cpu = (self.cpu_seconds(top.pid) - top_before) / seconds
+            daemon_cpu = (self.cpu_seconds(daemon.pid) - daemon_before) / seconds
+            latencies = {"state": [], "created": []}
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as control:
+                control.connect(path)
+                probes = iter("ZYXWVUTSRQPONMLKJIHGFEDCBA")
+                while len(latencies["created"]) < self.arguments.top_probes:
+                    if len(latencies["state"]) <= len(latencies["created"]):
+                        kind, line, shown = "state", "STOP s00001", "stopped"
+                    else:
+                        name = next(probes) * 8
+                        kind, line, shown = "created", f"START {name} interval=10s monkeys=5", name
+                    with arrived:
+                        offset = len(output)
+                    sent = time.monotonic()
+                    control.sendall(f"{line}\n".encode())
+                    answer = self.read_statuses(control, 1)
+                    if not answer.startswith("OK"):
+                        raise RuntimeError(f"{line}: {answer.strip()}")
+                    latencies[kind].append((wait_for(shown.encode(), offset) - sent) * 1000)
+                    if kind == "state":
+                        control.sendall(b"START s00001\n")
+                        self.read_statuses(control, 1)
+                    time.sleep(max(0.0, 1 - (time.monotonic() - sent)))
+            os.write(master, b"q")
+            status = top.wait(timeout=10)
+            if status != 0:
+                raise RuntimeError(f"top exited with status {status}")
+        finally:
+            if top.poll() is None:
+                top.kill()
+                top.wait()
+            reader.join(timeout=5)
+            os.close(master)
+        figures = {"top": top_cpu, "daemon": daemon_cpu}
+        for kind, samples in latencies.items():
+            figures[f"{kind}_p50_ms"] = statistics.median(samples)
+            figures[f"{kind}_max_ms"] = max(samples)
+        return figures
+
     @staticmethod
     def free_port():
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -500,6 +649,10 @@ class Bench:
         "a session typing at 1 kHz: daemon CPU % with 1,000 idle WAITs (vs none)": ("ratio", 1.25, "<"),
         # Issue 21 (metrics).
         "typing 10,000 sessions, scraped every 1 s: tick lateness p99 ms": ("value", 5.0, "<"),
+        # Issue 20 (monkeyctl top).
+        "top over 10,000 sessions: top + daemon for it, CPU %": ("value", 5.0, "<"),
+        "top over 10,000 sessions: a stop on screen after, max ms": ("value", 1000.0, "<"),
+        "top over 10,000 sessions: a new session on screen after, max ms": ("value", 1000.0, "<"),
     }
 
     @staticmethod
@@ -572,8 +725,11 @@ def main():
     parser.add_argument("--glob-sessions", type=int, default=1000, help="sessions a TAIL \"*\" follows")
     parser.add_argument("--waiters", type=int, default=1000, help="idle WAITs on one typing session")
     parser.add_argument("--metrics-sessions", type=int, default=10000)
+    parser.add_argument("--top-sessions", type=int, default=10000)
+    parser.add_argument("--top-seconds", type=float, default=20, help="measured window, with top and without")
+    parser.add_argument("--top-probes", type=int, default=5, help="changes of each kind timed on top's screen")
     workloads = ["control", "typing", "seeded", "fanout", "glob-tail", "waiters", "startup", "odds", "durable",
-                 "starts", "set-latency", "metrics"]
+                 "starts", "set-latency", "metrics", "top"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     arguments = parser.parse_args()
     bench = Bench(arguments)
@@ -586,7 +742,8 @@ def main():
             {"control": bench.control_plane, "typing": bench.typing, "fanout": bench.fanout,
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
              "starts": bench.starts, "set-latency": bench.set_latency, "glob-tail": bench.glob_tail,
-             "waiters": bench.waiters, "seeded": bench.seeded, "metrics": bench.metrics}[workload]()
+             "waiters": bench.waiters, "seeded": bench.seeded, "metrics": bench.metrics,
+             "top": bench.top}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)

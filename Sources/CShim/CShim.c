@@ -11,6 +11,9 @@
 #include <signal.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -107,4 +110,93 @@ int monkey_syncfs(int fd) {
 
 int monkey_use_one_malloc_arena(void) {
     return mallopt(M_ARENA_MAX, 1);
+}
+
+/* The terminal guard: what a dying process puts back. Set before the
+   handlers are installed and read only by them. */
+static const int guarded_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT };
+#define GUARDED_COUNT (sizeof guarded_signals / sizeof guarded_signals[0])
+static struct sigaction guard_previous[GUARDED_COUNT];
+static struct termios guard_termios;
+static int guard_fd = -1, guard_output = -1;
+static char guard_reset[256];
+static size_t guard_reset_length;
+static volatile sig_atomic_t guard_is_installed;
+
+static void guard_handler(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    /* Only async-signal-safe calls: tcsetattr, write, sigaction, raise. */
+    if (guard_fd >= 0) {
+        tcsetattr(guard_fd, TCSANOW, &guard_termios);
+        ssize_t written = write(guard_output, guard_reset, guard_reset_length);
+        (void)written;
+        guard_fd = -1;
+    }
+    for (size_t i = 0; i < GUARDED_COUNT; i++) {
+        if (guarded_signals[i] != signal) continue;
+        sigaction(signal, &guard_previous[i], NULL);
+        /* A fault happens again when the handler returns, and reaches the
+           previous action; a signal that was sent must be sent again. */
+        if (info == NULL || info->si_code <= 0) raise(signal);
+        return;
+    }
+}
+
+int monkey_guard_terminal(int fd, const void *saved, int output, const char *reset, unsigned long length) {
+    memcpy(&guard_termios, saved, sizeof guard_termios);
+    if (length > sizeof guard_reset) length = sizeof guard_reset;
+    memcpy(guard_reset, reset, length);
+    guard_reset_length = length;
+    guard_output = output;
+    guard_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = guard_handler;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &action, &guard_previous[i]);
+    guard_is_installed = 1;
+    return 0;
+}
+
+int monkey_unguard_terminal(void) {
+    if (!guard_is_installed) return 0;
+    for (size_t i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &guard_previous[i], NULL);
+    guard_is_installed = 0;
+    guard_fd = -1;
+    return 0;
+}
+
+int monkey_window_size(int fd, unsigned short *rows, unsigned short *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+
+unsigned long monkey_termios_size(void) {
+    return sizeof(struct termios);
+}
+
+int monkey_terminal_attributes(int fd, void *saved) {
+    return tcgetattr(fd, (struct termios *)saved);
+}
+
+int monkey_set_terminal_attributes(int fd, const void *saved) {
+    for (;;) {
+        int result = tcsetattr(fd, TCSADRAIN, (const struct termios *)saved);
+        if (result == 0 || errno != EINTR) return result;
+    }
+}
+
+int monkey_set_raw_terminal(int fd, const void *saved) {
+    struct termios raw;
+    memcpy(&raw, saved, sizeof raw);
+    raw.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INLCR | IGNCR | INPCK | ISTRIP | IXON);
+    raw.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+    raw.c_cflag |= CS8;
+    raw.c_cc[VMIN] = 1;
+    raw.c_cc[VTIME] = 0;
+    return monkey_set_terminal_attributes(fd, &raw);
 }

@@ -2,7 +2,8 @@ import MonkeyCore
 
 /// The subcommands of `monkeyctl`, as spelled on the command line.
 public enum Subcommand: String, Sendable, CaseIterable {
-    case start, stop, set, clear, delete, status, log, tail, events, wait, ping, hello, version, metrics, help, odds,
+    case start, stop, set, clear, delete, status, log, tail, events, wait, top, ping, hello, version, metrics, help,
+        odds,
         replay
 
     /// The options this subcommand accepts besides the global ones.
@@ -15,6 +16,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .tail: [.lines, .follow, .all]
         case .events: [.follow, .after, .session]
         case .wait: [.hit, .stopped, .best, .timeout]
+        case .top: [.once, .delay]
         case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help: []
         }
     }
@@ -22,7 +24,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .metrics, .odds, .replay, .events: 0
+        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top: 0
         case .start, .stop, .set, .clear, .delete, .status, .wait, .help: 1
         case .log, .tail: Int.max
         }
@@ -127,6 +129,9 @@ public enum Command: Sendable, Equatable {
     case odds(OddsQuestion)
     /// The text of one entry of a seeded session, typed again here.
     case replay(ReplayQuestion)
+    /// The full-screen live view, refreshed every `delay` (and as events
+    /// come), or with `once` (or off a terminal) one snapshot table.
+    case top(once: Bool, delay: Interval)
 
     /// The sessions whose entries a command prints (`log`, `tail`); nil for others.
     var sessionsShown: [String]? {
@@ -141,6 +146,10 @@ public enum Command: Sendable, Equatable {
 
     /// The entries `tail` shows when `-n` is not given.
     public static let defaultTailCount = 10
+
+    /// How often `top` asks for fresh figures, and the shortest `-d` it takes.
+    public static let defaultTopDelay = Interval(nanoseconds: 1_000_000_000)
+    public static let shortestTopDelay = Interval(nanoseconds: 100_000_000)
 }
 
 /// A parsed command line: the command and how to reach and answer.

@@ -1,3 +1,5 @@
+import MonkeyCore
+
 /// Turns `monkeyctl`'s arguments into an `Invocation`, in two steps: split
 /// the words into options and positionals (options may come anywhere, as
 /// `--opt value`, `--opt=value`, `-n 5`, `-n5` or `-fn 5`), then check them
@@ -77,6 +79,11 @@ public enum CommandLineParser {
                 try LocalQuestion.replay(
                     seed: split.value(.seed), id: split.value(.id), monkeys: split.value(.monkeys),
                     alphabet: split.value(.alphabet)))
+        case .top:
+            if split.has(.json) {
+                throw UsageError("'top' is for people; 'monkeyctl status --json' gives the same figures as JSON")
+            }
+            return .top(once: split.has(.once), delay: try delay(split))
         case .help:
             guard let argument else { return .help(nil) }
             guard let topic = Subcommand(rawValue: argument) else {
@@ -100,6 +107,17 @@ public enum CommandLineParser {
             return ["*"]
         }
         return positionals.isEmpty ? [Command.defaultSession] : positionals
+    }
+
+    /// `top -d D`: from 100ms to 24h, one second when not given.
+    private static func delay(_ split: Split) throws(UsageError) -> Interval {
+        guard let text = split.value(.delay) else { return Command.defaultTopDelay }
+        guard let delay = Interval(parsing: text), delay >= Command.shortestTopDelay, delay <= Interval.longestTick
+        else {
+            throw UsageError(
+                "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not '\(Visible.escaped(text))'")
+        }
+        return delay
     }
 
     /// `-n N`: a count the daemon accepts as `last=` (0 to 2^31-1).

@@ -27,6 +27,7 @@ enum Help {
           events [-f] [--after ID]       print what happened (started, hit, ...); -f follows
           wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
                                          block until SESSION hits, stops or types a best
+          top [--once] [-d DURATION]     a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           metrics                        print the daemon's metrics (Prometheus text format)
@@ -188,6 +189,33 @@ enum Help {
               --stopped              the session stops (at once if it is stopped)
               --best N               best progress of N characters (at once if it has it)
               --timeout DURATION     give up after DURATION (like 50ms, 10s, 2min)
+            """
+        case .top:
+            """
+            Usage: monkeyctl top [--once] [-d DURATION]
+
+            A full-screen view of every session, refreshed every second and as soon as
+            monkeyd reports a hit, a start, a stop or a new session: the daemon's
+            version, uptime, sessions, clients and totals, then one row per session
+            with its state, monkeys, interval, entries a second, entries typed, hits,
+            the chance of a hit so far, the expected wait for the next one, and its
+            best progress drawn against the target (the part typed so far highlighted).
+
+            Keys:
+              up, down, PgUp, PgDn, Home, End   select a session
+              space                  start or stop the selected session
+              c                      clear it (asks first: y clears, any other key keeps it)
+              Enter                  show its new entries in a lower pane; Enter again hides it
+              o                      sort by the next of: name, rate, typed, hits, chance,
+                                     wait, best
+              q, Ctrl-C              quit, leaving the terminal as it was
+
+            When standard output is not a terminal, or with --once, it prints one table
+            of every session, sorted by name, and exits.
+
+              --once                 print one table and exit, even on a terminal
+              -d, --delay DURATION   ask for fresh figures every DURATION (100ms to 24h;
+                                     default 1s); events still show at once
             """
         case .ping:
             """

@@ -51,7 +51,9 @@ public enum MonkeyControl {
         var formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
         if case .events = invocation.command { formatter.countsEvents = true }
-        var runner = Runner(invocation: invocation, socketPath: socketPath, console: console, formatter: formatter)
+        var runner = Runner(
+            invocation: invocation, socketPath: socketPath, console: console, formatter: formatter,
+            environment: environment)
         try runner.run()
     }
 }

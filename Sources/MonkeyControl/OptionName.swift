@@ -5,6 +5,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     case lines, follow
     case seed, id
     case all, after, session, hit, stopped, best, timeout
+    case once, delay
 
     var long: String {
         switch self {
@@ -27,6 +28,8 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .stopped: "stopped"
         case .best: "best"
         case .timeout: "timeout"
+        case .once: "once"
+        case .delay: "delay"
         }
     }
 
@@ -35,15 +38,17 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .help: "h"
         case .lines: "n"
         case .follow: "f"
+        case .delay: "d"
         default: nil
         }
     }
 
     var takesValue: Bool {
         switch self {
-        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best, .timeout:
+        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best, .timeout,
+            .delay:
             true
-        case .json, .help, .version, .follow, .all, .hit, .stopped: false
+        case .json, .help, .version, .follow, .all, .hit, .stopped, .once: false
         }
     }
 

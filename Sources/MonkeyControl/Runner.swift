@@ -9,10 +9,16 @@ struct Runner {
     let socketPath: String
     let console: Console
     var formatter: HumanFormatter
+    /// The variables `top` consults (`TERM`).
+    var environment: [String: String] = [:]
 
     mutating func run() throws(ControlFailure) {
         let command = invocation.command
         if runLocally(command) { return }
+        if case .top(let once, let delay) = command {
+            try top(once: once, delay: delay)
+            return
+        }
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
         if let sessions = command.sessionsShown { formatter.prefix = try prefix(for: sessions, on: connection) }

@@ -3,6 +3,8 @@
 /// entry cannot move the cursor or change colours.
 enum Visible {
     static func escaped(_ text: String) -> String {
+        // Most text needs nothing (session names never do): no copy.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -14,6 +14,36 @@ extension Syscalls {
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// `pthread_sigmask(SIG_BLOCK)` of `signals`, returning the mask before,
+    /// for `setSignalMask` to put back.
+    public static func blockSignalsReturningMask(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        var previous = sigset_t()
+        _ = pthread_sigmask(SIG_BLOCK, &set, &previous)
+        return previous
+    }
+
+    /// `pthread_sigmask(SIG_SETMASK)`: the calling thread's mask back to `mask`.
+    public static func setSignalMask(_ mask: sigset_t) {
+        var mask = mask
+        _ = pthread_sigmask(SIG_SETMASK, &mask, nil)
+    }
+
+    /// Ends the process by `signal` as if it had never been caught:
+    /// `signal(SIG_DFL)`, unblocked, `raise(3)`; exits with 128 + signal if
+    /// it does not end the process (a signal whose default is to ignore).
+    public static func dieBySignal(_ signal: Int32) -> Never {
+        _ = Glibc.signal(signal, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = raise(signal)
+        Glibc.exit(128 + signal)
+    }
+
     /// `signalfd(2)` for `signals`, non-blocking and close-on-exec; readable
     /// while one of them is pending. The signals must be blocked.
     public static func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 {

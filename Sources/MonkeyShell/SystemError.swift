@@ -39,4 +39,7 @@ public enum Signal {
     public static let interrupt = SIGINT
     public static let hangUp = SIGHUP
     public static let brokenPipe = SIGPIPE
+    public static let quit = SIGQUIT
+    /// The terminal changed size.
+    public static let windowChanged = SIGWINCH
 }

@@ -164,6 +164,32 @@ struct EngineControlTests {
         #expect(reads > 20, "a kilobyte at a time")
     }
 
+    /// The listing writes each line straight into the output; it says
+    /// what STATUS of that one session says, byte for byte.
+    @Test func theListingSaysWhatStatusOfEachSessionSays() throws {
+        var harness = Harness()
+        for line in [
+            "START plain", "START quoted target=\"to be \\\"or\\\" not\" alphabet=\"abcdefghijklmnopqrstuvwxyz \\\"\"",
+            "START seeded seed=18446744073709551615 monkeys=10000 target=zz interval=1.5s",
+            "START hopeless target=XYZ", "START stopped target=a monkeys=3", "STOP stopped",
+        ] {
+            try harness.expectOK(line)
+        }
+        harness.tick(times: 30, every: ms(100))
+        var listing = try #require(try harness.send("STATUS").listing)
+        var output: [UInt8] = []
+        #expect(harness.engine.fill(&listing, into: &output, byteLimit: .max))
+        let lines = output.split(separator: 0x0A)
+        #expect(lines.count == 5)
+        for line in lines {
+            let name = try #require(try ResponseDecoder.record(String(decoding: line, as: UTF8.self)).value("name"))
+            var one: [UInt8] = []
+            ResponseEncoder.append(try harness.status(name), to: &one)
+            #expect(Array(line) + [0x0A] == one, "\(name)")
+        }
+        #expect(try harness.status("seeded").value("typed") != "0")
+    }
+
     @Test func aListingFollowsSessionsStartedAndDeletedMeanwhile() throws {
         var harness = Harness()
         for name in ["b", "d", "f"] { try harness.expectOK("START \(name) interval=1h") }

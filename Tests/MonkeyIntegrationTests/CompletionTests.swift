@@ -54,6 +54,9 @@ struct CompletionTests {
             show monkeyctl events --session ''
             show monkeyctl events -
             show monkeyctl start s --s
+            show monkeyctl t
+            show monkeyctl top -
+            show monkeyctl top ''
             """
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
@@ -64,6 +67,7 @@ struct CompletionTests {
                 "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout",
                 "alpha be.ta",
                 "--socket --json --help -f --follow --after --session", "--socket --seed",
+                "tail top", "--socket --help --once -d --delay", "--socket --help --once -d --delay",
             ])
     }
 
@@ -82,6 +86,8 @@ struct CompletionTests {
             complete -C 'monkeyctl metrics --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl wait --' | string replace -r '\\t.*' ''
             complete -C 'monkeyctl events --session ' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl to' | string replace -r '\\t.*' ''
+            complete -C 'monkeyctl top --' | string replace -r '\\t.*' ''
             """
         let lines = try CompletionTests.run("/usr/bin/fish", ["--no-config", "-c", script], daemon: daemon)
             .split(separator: "\n")
@@ -89,7 +95,8 @@ struct CompletionTests {
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
                 "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--json", "--socket",
-                "--best", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha", "be.ta",
+                "--best", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha", "be.ta", "top",
+                "--delay", "--help", "--once", "--socket",
             ])
     }
 
@@ -108,14 +115,17 @@ struct CompletionTests {
             words=(monkeyctl); _monkeyctl >/dev/null
             _monkeyctl | cut -d: -f1 | tr '\\n' ' '; print
             words=(monkeyctl stop ''); _monkeyctl_sessions
+            _arguments() { [[ $1 == -C ]] && { state=argument; return 1 }; print -l -- "$@" | cut -d'[' -f1 | tr '\\n' ' '; print }
+            words=(top ''); _monkeyctl
             """
         let lines = try CompletionTests.run("/usr/bin/zsh", ["-f", "-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
                 "_monkeyctl",
-                "start stop set clear delete status log tail events wait ping hello version metrics odds replay help ",
+                "start stop set clear delete status log tail events wait top ping hello version metrics odds replay help ",
                 "alpha",
                 "be.ta",
+                "--socket (-h --help)-h (-h --help)--help --once (-d --delay)-d (-d --delay)--delay ",
             ])
     }
 }

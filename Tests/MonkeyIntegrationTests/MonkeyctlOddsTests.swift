@@ -191,6 +191,8 @@ struct MonkeyctlOddsTests {
             "'replay' does not take the option '--target'"
         ),
         (["stop", "--seed", "1"], "'stop' does not take the option '--seed'"),
+        // start and set take --seed since issue 18; odds has no use for it.
+        (["odds", "--target", "x", "--seed", "1"], "'odds' does not take the option '--seed'"),
     ]
 
     @Test(arguments: usageErrors)

@@ -12,7 +12,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail events wait ping hello version metrics odds replay help"
+    local subcommands="start stop set clear delete status log tail events wait top ping hello version metrics odds replay help"
     local common="--socket --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -25,7 +25,7 @@ _monkeyctl() {
 
     case $previous in
     --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
-    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | --after | --best | --timeout) COMPREPLY=(); return ;;
+    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | -d | --delay | --after | --best | --timeout) COMPREPLY=(); return ;;
     --session) COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current")); return ;;
     esac
 
@@ -45,13 +45,15 @@ _monkeyctl() {
     tail) options+=" -n -f --follow --all" ;;
     events) options+=" -f --follow --after --session" ;;
     wait) options+=" --hit --stopped --best --timeout" ;;
+    # Not --json: top is for people.
+    top) options="--socket --help --once -d --delay" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | metrics | odds | replay | events) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | metrics | odds | replay | events | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

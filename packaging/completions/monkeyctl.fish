@@ -10,10 +10,10 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail events wait ping hello version metrics odds replay help
+set -l subcommands start stop set clear delete status log tail events wait top ping hello version metrics odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
-complete -c monkeyctl -l json -d 'print JSON Lines'
+complete -c monkeyctl -n 'not __fish_seen_subcommand_from top' -l json -d 'print JSON Lines'
 complete -c monkeyctl -s h -l help -d 'show help'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -l version -d 'show the version'
 
@@ -27,6 +27,7 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a log -
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail -d 'print the last entries; -f follows'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a events -d 'print what happened; -f follows'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a wait -d 'block until a session hits, stops or types a best'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a top -d 'a live view of every session'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a version -d 'show the versions'
@@ -53,4 +54,6 @@ complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l hit -d 'until an 
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l stopped -d 'until the session stops'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l best -x -d 'until the best progress reaches N'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l timeout -x -d 'give up after this long'
+complete -c monkeyctl -n "__fish_seen_subcommand_from top" -l once -d 'print one table and exit'
+complete -c monkeyctl -n "__fish_seen_subcommand_from top" -s d -l delay -x -d 'time between refreshes'
 complete -c monkeyctl -n "__fish_seen_subcommand_from help" -a "$subcommands"

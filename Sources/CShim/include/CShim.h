@@ -47,4 +47,32 @@ int monkey_syncfs(int fd);
 /// main heap. Returns 1 on success.
 int monkey_use_one_malloc_arena(void);
 
+/// Puts the terminal on `fd` back as `saved` (tcsetattr) and writes
+/// `reset` to `output` when the process dies of SIGSEGV, SIGBUS, SIGILL,
+/// SIGTRAP, SIGFPE or SIGABRT (a Swift runtime trap is SIGILL or SIGTRAP),
+/// then lets the signal do what it did before (the previous handler, such
+/// as Swift's backtracer, or the default). `reset` is copied. Returns 0.
+int monkey_guard_terminal(int fd, const void *saved, int output, const char *reset, unsigned long length);
+
+/// Removes what monkey_guard_terminal installed. Returns 0.
+int monkey_unguard_terminal(void);
+
+/// The terminal's size (TIOCGWINSZ): 0 with rows and columns set, or -1.
+int monkey_window_size(int fd, unsigned short *rows, unsigned short *columns);
+
+/// The size of struct termios, for a Swift buffer that holds one.
+unsigned long monkey_termios_size(void);
+
+/// tcgetattr(fd) into `saved` (monkey_termios_size bytes); 0 or -1.
+int monkey_terminal_attributes(int fd, void *saved);
+
+/// tcsetattr(fd, TCSADRAIN) of `saved`; 0 or -1.
+int monkey_set_terminal_attributes(int fd, const void *saved);
+
+/// tcsetattr(fd, TCSADRAIN) of `saved` made raw for a full-screen view: no
+/// echo, no line editing, no signals from keys (Ctrl-C arrives as a byte),
+/// no CR/LF translation of input, no flow control; reads return what is
+/// there (VMIN 1, VTIME 0). Output processing stays as it was. 0 or -1.
+int monkey_set_raw_terminal(int fd, const void *saved);
+
 #endif

@@ -16,6 +16,9 @@ public struct Engine {
     public var plan = TickPlan()
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
     private var dueScratch: [TickScheduler.Item] = []
+    /// The sessions in name order as of a `SessionTable.generation`, for
+    /// STATUS of every session (see `status(_:)`).
+    var sortedSlots: (generation: UInt64?, sessions: [SessionTable.NamedSlot]) = (nil, [])
     /// Odds worked out lately (see `odds(of:)`).
     private var oddsCache: [OddsKey: Odds?] = [:]
     /// How late each tick ran: the wake-up's time minus the tick's due time

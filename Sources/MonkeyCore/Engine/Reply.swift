@@ -68,9 +68,20 @@ public struct LogStream: Sendable, Equatable {
 public struct SessionListing: Sendable, Equatable {
     /// Sessions with a greater name are still to be written.
     public var afterName: SessionName?
+    /// The names in order with their slots, sorted once for the whole
+    /// listing (it is written a part at a time as the client reads), and
+    /// again only when sessions were added or removed meanwhile
+    /// (`generation`).
+    var sessions: [SessionTable.NamedSlot] = []
+    var generation: UInt64?
 
     public init(afterName: SessionName? = nil) {
         self.afterName = afterName
+    }
+
+    init(sessions: [SessionTable.NamedSlot], generation: UInt64) {
+        self.sessions = sessions
+        self.generation = generation
     }
 }
 

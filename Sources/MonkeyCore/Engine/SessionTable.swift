@@ -20,8 +20,22 @@ struct SessionTable {
     /// Sessions put into the table so far: a clock that tells a session
     /// created after some moment from one that was there before.
     private(set) var insertions: UInt64 = 0
+    /// Counts the sessions added and removed: while it stays, so do the
+    /// names (what a STATUS of every session keeps its sorted names by).
+    private(set) var generation: UInt64 = 0
 
     var count: Int { slotOf.count }
+
+    /// Every session's name and slot, by name: slots stay with their
+    /// sessions for as long as `generation` does.
+    var sortedSlots: [NamedSlot] {
+        slotOf.map { NamedSlot(name: $0.key, slot: $0.value) }.sorted { $0.name < $1.name }
+    }
+
+    struct NamedSlot: Sendable, Equatable {
+        let name: SessionName
+        let slot: Int
+    }
     var keys: Dictionary<SessionName, Int>.Keys { slotOf.keys }
 
     func slot(of name: SessionName) -> Int? { slotOf[name] }
@@ -35,6 +49,7 @@ struct SessionTable {
                     slotOf[name] = nil
                     dues[slot] = nil
                     freeSlots.append(slot)
+                    generation &+= 1
                 }
             } else if let newValue {
                 let slot = freeSlots.popLast() ?? slots.count
@@ -48,8 +63,16 @@ struct SessionTable {
                     insertedAt[slot] = insertions
                 }
                 slotOf[name] = slot
+                generation &+= 1
             }
         }
+    }
+
+    /// Reads the session in `slot` where it lies, without a copy (which
+    /// would retain its log); nil when the slot is free.
+    func read<Result>(slot: Int, _ body: (borrowing Engine.ScheduledSession) -> Result) -> Result? {
+        guard slot < slots.count else { return nil }
+        return slots[slot]?.read(body)
     }
 
     subscript(name: SessionName, default defaultValue: @autoclosure () -> Engine.ScheduledSession)
@@ -115,6 +138,7 @@ struct SessionTable {
 
 extension Engine.ScheduledSession {
     fileprivate mutating func modify<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
+    fileprivate func read<Result>(_ body: (borrowing Self) -> Result) -> Result { body(self) }
 }
 
 extension Session {

@@ -17,14 +17,15 @@ public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible 
         ("ms", 1_000_000), ("us", 1_000), ("ns", 1),
     ]
 
+    /// The units, longest suffixes first, so that "ms" is not read as "s".
+    private static let unitsBySuffixLength = units.sorted { $0.suffix.count > $1.suffix.count }
+
     /// Parses a duration; a bare number is milliseconds. Returns nil if it is
     /// not a duration or is not a whole number of nanoseconds.
     public init?(parsing text: String) {
         var digits = Substring(text)
         var scale: UInt64 = 1_000_000
-        // Longest suffixes first, so that "ms" is not read as "s".
-        let bySuffixLength = Interval.units.sorted { $0.suffix.count > $1.suffix.count }
-        if let unit = bySuffixLength.first(where: { text.hasSuffix($0.suffix) }) {
+        if let unit = Interval.unitsBySuffixLength.first(where: { text.hasSuffix($0.suffix) }) {
             digits = text.dropLast(unit.suffix.count)
             scale = unit.nanoseconds
         }

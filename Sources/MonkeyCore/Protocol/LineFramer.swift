@@ -33,6 +33,12 @@ public struct LineFramer: Sendable {
                 start = count
                 return tooLong ? .lineTooLong : nil
             }
+            if partial.isEmpty && !isDiscarding && newline - start <= maximumLength {
+                // The whole line is in `bytes`: one copy, of its own size.
+                let line = Array(bytes[start..<newline])
+                start = newline + 1
+                return .line(line)
+            }
             if absorb(bytes, start..<newline) {
                 // Reported now; the LF still ends the discarded line later.
                 start = newline
@@ -43,7 +49,8 @@ public struct LineFramer: Sendable {
                 isDiscarding = false
                 continue
             }
-            let line = partial
+            // A copy of its own size; `partial` keeps its buffer for the next.
+            let line = Array(partial)
             partial.removeAll(keepingCapacity: partial.capacity <= 4096)
             return .line(line)
         }

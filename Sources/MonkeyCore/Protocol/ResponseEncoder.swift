@@ -100,13 +100,16 @@ public enum ResponseEncoder {
             output.append(0x30 + UInt8(value))
             return
         }
-        var digits: (UInt64, Int) = (value, 0)
-        var buffer = [UInt8](repeating: 0, count: 20)
-        while digits.0 > 0 {
-            buffer[19 - digits.1] = 0x30 + UInt8(digits.0 % 10)
-            digits.0 /= 10
-            digits.1 += 1
+        // On the stack: this runs for every number of every STATUS line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var remaining = value
+            var start = 20
+            while remaining > 0 {
+                start -= 1
+                buffer[start] = 0x30 + UInt8(remaining % 10)
+                remaining /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
         }
-        output.append(contentsOf: buffer[(20 - digits.1)...])
     }
 }
