@@ -23,6 +23,13 @@ enum Binaries {
         return binary.range(of: Data("__asan_init".utf8)) != nil
     }()
     static var monkeyctl: String { directory + "/monkeyctl" }
+
+    /// Whether monkeyctl is built with a sanitizer, which takes SIGSEGV for
+    /// itself: a process it reports dies with its exit status, not of the signal.
+    static let isSanitized: Bool = {
+        guard let binary = FileManager.default.contents(atPath: monkeyctl) else { return false }
+        return binary.range(of: Data("__asan_init".utf8)) != nil || binary.range(of: Data("__tsan_init".utf8)) != nil
+    }()
 }
 
 /// A scratch directory removed when the test ends.
