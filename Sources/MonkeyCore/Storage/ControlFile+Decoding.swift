@@ -89,17 +89,10 @@ extension ControlFile {
     static func record(in bytes: UnsafeRawBufferPointer, at offset: Int)
         -> Result<(ControlRecord, Int), EntryFileContents.Damage>
     {
-        guard bytes.count - offset >= recordHeaderLength + 1 else { return .failure(.truncatedRecord(offset: offset)) }
-        let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
-        guard length >= 1, length <= maximumRecordLength else { return .failure(.badLength(offset: offset)) }
-        let bodyStart = offset + recordHeaderLength
-        guard bytes.count - bodyStart >= length else { return .failure(.truncatedRecord(offset: offset)) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)])
-        let stored = EntryFile.integer(UInt32.self, bytes, at: offset + 4)
-        let computed = CRC32C.checksum(
-            body, continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
-        guard stored == computed, let record = record(body) else { return .failure(.checksumMismatch(offset: offset)) }
-        return .success((record, bodyStart + length))
+        JournalFile.sealedBody(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
+            guard let record = record(sealed.body) else { return .failure(.checksumMismatch(offset: offset)) }
+            return .success((record, sealed.end))
+        }
     }
 
     /// A record's body, or nil if it is malformed.

@@ -65,19 +65,11 @@ public enum EventFile {
     private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, after lastID: UInt64)
         -> Result<(StreamEvent, Int), EntryFileContents.Damage>
     {
-        guard bytes.count - offset >= recordHeaderLength + 1 else { return .failure(.truncatedRecord(offset: offset)) }
-        let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
-        guard length >= 1, length <= maximumRecordLength else { return .failure(.badLength(offset: offset)) }
-        let bodyStart = offset + recordHeaderLength
-        guard bytes.count - bodyStart >= length else { return .failure(.truncatedRecord(offset: offset)) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)])
-        let computed = CRC32C.checksum(
-            body, continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
-        guard EntryFile.integer(UInt32.self, bytes, at: offset + 4) == computed, let event = event(body) else {
-            return .failure(.checksumMismatch(offset: offset))
+        JournalFile.sealedBody(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
+            guard let event = event(sealed.body) else { return .failure(.checksumMismatch(offset: offset)) }
+            guard event.id > lastID else { return .failure(.outOfOrder(offset: offset)) }
+            return .success((event, sealed.end))
         }
-        guard event.id > lastID else { return .failure(.outOfOrder(offset: offset)) }
-        return .success((event, bodyStart + length))
     }
 
     private static func event(_ body: UnsafeRawBufferPointer) -> StreamEvent? {
