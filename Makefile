@@ -45,7 +45,11 @@ test-sanitizers: deps
 	@# gold warns once per ASan helper symbol, hundreds of lines that mean nothing.
 	set -o pipefail; $(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan 2>&1 \
 		| grep -v 'ld.gold: warning: Cannot export local symbol'
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	@# A copy every user can read: some tests start monkeyd as another user, and the
+	@# checkout may lie in a directory only its owner can enter.
+	supp=$$(mktemp /tmp/monkeyd-asan.XXXXXX) && cp scripts/asan-suppressions.txt $$supp && chmod 644 $$supp && \
+		ASAN_OPTIONS=detect_leaks=0:suppressions=$$supp $(SWIFT) test --skip-build --sanitize=address \
+		--scratch-path .build/asan; status=$$?; rm -f $$supp; exit $$status
 
 ## bench: monkeyd against redis-server, side by side (see BENCHMARKS.md); not part of `make test`.
 bench: deps
