@@ -105,11 +105,14 @@ final class Connection {
     /// or metrics; else the connection goes on reading requests.
     static func phase(startedBy reply: Reply) -> Phase {
         if reply.closesConnection { return .closing }
-        if let stream = reply.stream { return .replaying(stream) }
-        if let listing = reply.listing { return .listing(listing) }
-        if let metrics = reply.metrics { return .reportingMetrics(metrics) }
-        if let tail = reply.tail { return .tailing(tail) }
-        return .requests
+        switch reply.continuation {
+        case .replay(let stream): return .replaying(stream)
+        case .listing(let listing): return .listing(listing)
+        case .metrics(let metrics): return .reportingMetrics(metrics)
+        case .tail(let tail): return .tailing(tail)
+        // EVENTS and WAIT are set up by the daemon, which owns what they read.
+        case .events, .wait, nil: return .requests
+        }
     }
 
     /// Where a replay goes after a round of writing, and the status line

@@ -36,21 +36,21 @@ struct ConnectionPhaseTests {
         quit.closesConnection = true
         #expect(isClosing(Connection.phase(startedBy: quit)))
         var tail = Reply(status: nil)
-        tail.stream = LogStream(session: name, lastID: 4, throughID: nil)
+        tail.continuation = .replay(LogStream(session: name, lastID: 4, throughID: nil))
         guard case .replaying(let stream) = Connection.phase(startedBy: tail) else {
             Issue.record("a TAIL replays first")
             return
         }
         #expect(stream.isFollowing)
         var listing = Reply(status: nil)
-        listing.listing = SessionListing()
+        listing.continuation = .listing(SessionListing())
         #expect(
             Connection(fd: -1, token: 1, peer: Peer(uid: 0, pid: 1, mayChange: true), maximumLineLength: 64)
                 .isStreaming == false)
         let listed = connection(Connection.phase(startedBy: listing))
         #expect(listed.isStreaming && !listed.isTailing)
         var metrics = Reply(status: nil)
-        metrics.metrics = MetricsListing()
+        metrics.continuation = .metrics(MetricsListing())
         #expect(connection(Connection.phase(startedBy: metrics)).isStreaming)
     }
 

@@ -2,12 +2,34 @@
 /// outside it for the change to hold: the daemon makes `effect` durable
 /// before it sends the reply's `OK`, and if it cannot, hands the change
 /// back to `Engine.revert`, which undoes it.
+///
+/// Its parts live in one box: a `Reply` is copied on every request, and
+/// carrying the session as it was inline made every reply, PING's too,
+/// hundreds of bytes longer.
 public struct Change: Sendable {
+    private let box: Box
+
+    private final class Box: Sendable {
+        let effect: Effect
+        let previous: Engine.ScheduledSession?
+        let previousDue: UInt64?
+
+        init(effect: Effect, previous: Engine.ScheduledSession?, previousDue: UInt64?) {
+            self.effect = effect
+            self.previous = previous
+            self.previousDue = previousDue
+        }
+    }
+
+    init(effect: Effect, previous: Engine.ScheduledSession?, previousDue: UInt64?) {
+        box = Box(effect: effect, previous: previous, previousDue: previousDue)
+    }
+
     /// What the store must make durable.
-    public let effect: Effect
+    public var effect: Effect { box.effect }
     /// The session as it was before, and when it was due to tick.
-    let previous: Engine.ScheduledSession?
-    let previousDue: UInt64?
+    var previous: Engine.ScheduledSession? { box.previous }
+    var previousDue: UInt64? { box.previousDue }
 
     public var session: SessionName {
         switch effect {

@@ -41,13 +41,13 @@ extension Engine {
             return tail(patterns, query, follows: true)
         case .events(let query):
             var reply = Reply(status: nil)
-            reply.eventStream = query
+            reply.continuation = .events(query)
             return reply
         case .wait(let name, let condition, let timeout):
             return wait(name, condition, timeout: timeout)
         case .metrics:
             var reply = Reply(status: nil)
-            reply.metrics = MetricsListing()
+            reply.continuation = .metrics(MetricsListing())
             return reply
         }
     }
@@ -175,7 +175,7 @@ extension Engine {
             if sortedSlots.generation != sessions.generation {
                 sortedSlots = (sessions.generation, sessions.sortedSlots)
             }
-            reply.listing = SessionListing(sessions: sortedSlots.sessions, generation: sessions.generation)
+            reply.continuation = .listing(SessionListing(sessions: sortedSlots.sessions, generation: sessions.generation))
             return reply
         }
         guard let scheduled = sessions[name] else { return noSuchSession(name) }
@@ -220,7 +220,8 @@ extension Engine {
         // after the newest (or after `after=`, if that is beyond it).
         let lastID = selected.isEmpty ? max(newestID, query.after ?? 0) : log[selected.lowerBound].id - 1
         var reply = Reply(status: nil)
-        reply.stream = LogStream(session: name, lastID: lastID, throughID: follow ? nil : max(lastID, newestID))
+        reply.continuation = .replay(
+            LogStream(session: name, lastID: lastID, throughID: follow ? nil : max(lastID, newestID)))
         return reply
     }
 
@@ -259,8 +260,8 @@ extension Engine {
             }
         }
         var reply = Reply(status: nil)
-        reply.tail = TailStream(
-            patterns: patterns, last: query.last, follows: follows, pending: names.sorted(), current: nil)
+        reply.continuation = .tail(
+            TailStream(patterns: patterns, last: query.last, follows: follows, pending: names.sorted(), current: nil))
         return reply
     }
 
@@ -332,7 +333,7 @@ extension Engine {
             return reply
         }
         var reply = Reply(status: nil)
-        reply.wait = WaitRequest(session: name, condition: condition, timeout: timeout)
+        reply.continuation = .wait(WaitRequest(session: name, condition: condition, timeout: timeout))
         return reply
     }
 

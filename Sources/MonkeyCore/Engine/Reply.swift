@@ -5,20 +5,8 @@ public struct Reply: Sendable {
     public var records: [Record] = []
     /// Nil while a stream is still to be written.
     public var status: Status?
-    public var stream: LogStream?
-    /// STATUS of every session, written as the client reads it: with
-    /// thousands of sessions it is megabytes, more than a connection may
-    /// hold at once.
-    public var listing: SessionListing?
-    /// METRICS: the daemon's own families, then every session's, written
-    /// as the client reads them.
-    public var metrics: MetricsListing?
-    /// TAIL of several sessions or a glob.
-    public var tail: TailStream?
-    /// EVENTS: the daemon streams its event log from this query.
-    public var eventStream: EventsQuery?
-    /// WAIT whose condition is not met yet.
-    public var wait: WaitRequest?
+    /// What the connection goes on with after the records, if anything.
+    public var continuation: Continuation?
     public var closesConnection = false
     /// The change of state to make durable before the status line is sent;
     /// nil for requests that change nothing.
@@ -27,6 +15,45 @@ public struct Reply: Sendable {
     public var events: [Event] = []
     /// A session whose followers end, with this status, once the change is durable.
     public var endsFollowers: (session: SessionName, status: Status)?
+
+    /// What a reply starts that lasts beyond its records: at most one.
+    public enum Continuation: Sendable {
+        /// LOG or TAIL of one session.
+        case replay(LogStream)
+        /// STATUS of every session, written as the client reads it: with
+        /// thousands of sessions it is megabytes, more than a connection
+        /// may hold at once.
+        case listing(SessionListing)
+        /// METRICS: the daemon's own families, then every session's,
+        /// written as the client reads them.
+        case metrics(MetricsListing)
+        /// LOG or TAIL of several sessions or a glob (boxed: it is the
+        /// largest, and the rarest).
+        indirect case tail(TailStream)
+        /// EVENTS: the daemon streams its event log from this query.
+        case events(EventsQuery)
+        /// WAIT whose condition is not met yet.
+        case wait(WaitRequest)
+    }
+
+    public var stream: LogStream? {
+        if case .replay(let stream) = continuation { stream } else { nil }
+    }
+    public var listing: SessionListing? {
+        if case .listing(let listing) = continuation { listing } else { nil }
+    }
+    public var metrics: MetricsListing? {
+        if case .metrics(let metrics) = continuation { metrics } else { nil }
+    }
+    public var tail: TailStream? {
+        if case .tail(let tail) = continuation { tail } else { nil }
+    }
+    public var eventStream: EventsQuery? {
+        if case .events(let query) = continuation { query } else { nil }
+    }
+    public var wait: WaitRequest? {
+        if case .wait(let wait) = continuation { wait } else { nil }
+    }
 
     public init(status: Status?) {
         self.status = status

@@ -93,9 +93,11 @@ public enum Request: Sendable, Equatable {
     case hello
     case help
     case quit
-    case start(SessionName, SettingsChange)
+    // Boxed: a `SettingsChange` is five times the size of every other
+    // case, and a request is copied several times on its way.
+    indirect case start(SessionName, SettingsChange)
     case stop(SessionName)
-    case set(SessionName, SettingsChange)
+    indirect case set(SessionName, SettingsChange)
     case clear(SessionName)
     case delete(SessionName)
     case status(SessionName?)
