@@ -4,7 +4,7 @@ import MonkeyCore
 /// at once: typed entries as journal records in one buffer (handing it over
 /// is one move and writing it one `write`, however many sessions type),
 /// compacted entries files, and the epochs that changed since the last
-/// sync, in order.
+/// sync.
 struct Outbox: Sendable {
     /// Typed entries, in typing order.
     var entries = JournalBatch()
@@ -13,8 +13,10 @@ struct Outbox: Sendable {
     var replacements: [Replacement] = []
     var replacementBytes = 0
     /// Sessions whose epoch changed (created, cleared) or that are gone
-    /// (nil), in the order the changes were made durable.
-    var epochChanges: [(name: SessionName, epoch: UInt64?)] = []
+    /// (nil): only the newest epoch of each, since the writer starts the
+    /// file afresh for it. A stream of CLEARs of one session between two
+    /// syncs so costs one file, not one each.
+    var epochChanges: [SessionName: UInt64?] = [:]
     /// Events of the stream, as records of the events file.
     var events: [UInt8] = []
     /// The whole events file, to replace it (its newest events only), and
@@ -54,6 +56,7 @@ struct Outbox: Sendable {
     /// stays in the batch, to be skipped by its epoch when the journal is
     /// folded: taking it out would cost a pass over the batch per CLEAR.
     mutating func changeEpoch(of name: SessionName, to epoch: UInt64?) {
-        epochChanges.append((name, epoch))
+        // Not a subscript assignment, which would remove the key for nil.
+        epochChanges.updateValue(epoch, forKey: name)
     }
 }
