@@ -175,7 +175,8 @@ extension Engine {
             if sortedSlots.generation != sessions.generation {
                 sortedSlots = (sessions.generation, sessions.sortedSlots)
             }
-            reply.continuation = .listing(SessionListing(sessions: sortedSlots.sessions, generation: sessions.generation))
+            reply.continuation = .listing(
+                SessionListing(sessions: sortedSlots.sessions, generation: sessions.generation))
             return reply
         }
         guard let scheduled = sessions[name] else { return noSuchSession(name) }
