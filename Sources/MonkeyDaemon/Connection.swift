@@ -179,7 +179,8 @@ final class Connection {
     /// What the poller watches for, derived from the phase: readability
     /// when a line from the client would be acted on (a request, or the
     /// line that ends a TAIL) and there is room for its answer;
-    /// writability while output waits or a stream has more to generate.
+    /// writability while output that may be sent waits or a stream has
+    /// more to generate.
     func interest(outputLimit: Int) -> Interest {
         let mayRead: Bool
         let moreToWrite: Bool
@@ -216,8 +217,11 @@ final class Connection {
         case .http(let exchange):
             (mayRead, moreToWrite) = exchange.interest
         }
+        // Output held for a commit is not waited for: the commit sends it.
+        // Watching writability for it would cost two epoll_ctl calls and
+        // a wake-up per change.
         return Interest(
-            readable: mayRead && !inputClosed && !hasPendingInput, writable: moreToWrite || !output.isEmpty)
+            readable: mayRead && !inputClosed && !hasPendingInput, writable: moreToWrite || output.hasSendable)
     }
 
     /// Read bytes not yet cut into lines.

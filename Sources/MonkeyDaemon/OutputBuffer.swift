@@ -15,6 +15,8 @@ struct OutputBuffer {
 
     var pendingCount: Int { bytes.count - start }
     var isEmpty: Bool { start == bytes.count }
+    /// Some of what is queued may be sent now: it is not all held back.
+    var hasSendable: Bool { start < (heldFrom.map { min($0 - dropped, bytes.count) } ?? bytes.count) }
     /// The position just past the last byte queued.
     var end: Int { dropped + bytes.count }
 

@@ -93,6 +93,22 @@ struct ConnectionPhaseTests {
 
     /// A LOG replay or a listing is not read (pipelined requests wait);
     /// a TAIL's replay is, since any line ends it. Streams always want to write.
+    @Test func answersHeldForACommitAreNotWaitedForButThoseBeforeThemAre() {
+        let connection = connection(.requests)
+        connection.output.append(Array("OK pong\n".utf8))
+        let held = connection.output.end
+        connection.output.append(Array("OK cleared s\n".utf8))
+        connection.output.hold(from: held)
+        #expect(connection.interest(outputLimit: Self.limit).writable)
+        // Only the held answer is left: the commit sends it, not writability.
+        let onlyHeld = self.connection(.requests)
+        onlyHeld.output.append(Array("OK cleared s\n".utf8))
+        onlyHeld.output.hold(from: 0)
+        #expect(onlyHeld.interest(outputLimit: Self.limit) == Connection.Interest(readable: true, writable: false))
+        onlyHeld.output.release()
+        #expect(onlyHeld.interest(outputLimit: Self.limit).writable)
+    }
+
     @Test func streamsAreWritableAndOnlyATailIsReadable() {
         let log = LogStream(session: name, lastID: 0, throughID: 5)
         let tail = LogStream(session: name, lastID: 0, throughID: nil)
