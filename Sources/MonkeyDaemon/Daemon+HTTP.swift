@@ -40,7 +40,7 @@ extension Daemon {
             }
             connections[token] = connection
             httpConnectionCount += 1
-            armIdleTimer(at: deadline)
+            idleTimer.arm(at: deadline)
         }
     }
 

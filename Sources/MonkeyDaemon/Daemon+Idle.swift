@@ -1,4 +1,3 @@
-import Dispatch
 import MonkeyCore
 import MonkeyShell
 
@@ -18,30 +17,12 @@ extension Daemon {
         guard connection.partialLineSince == nil else { return }
         let now = Daemon.now()
         connection.partialLineSince = now
-        armIdleTimer(at: now + configuration.idleTimeout.nanoseconds)
+        idleTimer.arm(at: now + configuration.idleTimeout.nanoseconds)
     }
 
-    /// Moves the timer earlier if needed; a later deadline is found again
-    /// when the timer fires.
-    func armIdleTimer(at deadline: UInt64) {
-        if let armed = idleDeadline, armed <= deadline { return }
-        let timer: DispatchSourceTimer
-        if let existing = idleTimer {
-            timer = existing
-        } else {
-            timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in self.idleTimerFired() }
-            timer.resume()
-            idleTimer = timer
-        }
-        idleDeadline = deadline
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(50))
-    }
-
-    private func idleTimerFired() {
+    /// Cuts the connections whose time is up; `idleTimer` calls it disarmed.
+    func idleTimerFired() {
         wakeUps.note(.idleTimer)
-        idleDeadline = nil
-        idleTimer?.schedule(deadline: .distantFuture)
         let now = Daemon.now()
         let timeout = configuration.idleTimeout.nanoseconds
         var earliest: UInt64?
@@ -63,7 +44,7 @@ extension Daemon {
                 earliest = min(earliest ?? deadline, deadline)
             }
         }
-        if let earliest { armIdleTimer(at: earliest) }
+        if let earliest { idleTimer.arm(at: earliest) }
     }
 
     /// Says why, without waiting for the client to read it, and closes.

@@ -48,6 +48,8 @@ extension Daemon {
             Syscalls.close(metricsListener.fd)
         }
         tickTimer?.cancel()
+        waitTimer.cancel()
+        idleTimer.cancel()
         statusTimer?.cancel()
         watchdogTimer?.cancel()
         for connection in connections.values {

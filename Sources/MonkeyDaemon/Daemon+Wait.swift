@@ -1,4 +1,3 @@
-import Dispatch
 import MonkeyCore
 
 /// WAIT: a connection waits for an event of one session (a hit, a stop,
@@ -12,7 +11,7 @@ extension Daemon {
             Connection.Waiting(
                 session: wait.session, condition: wait.condition, deadline: deadline, timeout: wait.timeout))
         waiters[wait.session, default: []].append(connection.token)
-        if let deadline { armWaitTimer(at: deadline) }
+        if let deadline { waitTimer.arm(at: deadline) }
     }
 
     /// An event of a session that connections wait for: those whose
@@ -42,27 +41,9 @@ extension Daemon {
         service(connection)
     }
 
-    /// Moves the timer earlier if needed; a later deadline is found again
-    /// when it fires.
-    private func armWaitTimer(at deadline: UInt64) {
-        if let armed = waitDeadline, armed <= deadline { return }
-        let timer: DispatchSourceTimer
-        if let existing = waitTimer {
-            timer = existing
-        } else {
-            timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in waitTimerFired() }
-            timer.resume()
-            waitTimer = timer
-        }
-        waitDeadline = deadline
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
-    }
-
-    private func waitTimerFired() {
+    /// Ends the waits whose timeout passed; `waitTimer` calls it disarmed.
+    func waitTimerFired() {
         wakeUps.note(.waitTimer)
-        waitDeadline = nil
-        waitTimer?.schedule(deadline: .distantFuture)
         let now = Daemon.now()
         var earliest: UInt64?
         for tokens in Array(waiters.values) {
@@ -83,6 +64,6 @@ extension Daemon {
                 }
             }
         }
-        if let earliest { armWaitTimer(at: earliest) }
+        if let earliest { waitTimer.arm(at: earliest) }
     }
 }

@@ -38,8 +38,8 @@ final class Daemon: @unchecked Sendable {
     var globFollowers = Set<UInt64>()
     /// Connections waiting (WAIT), by session (Daemon+Wait.swift).
     var waiters: [SessionName: [UInt64]] = [:]
-    var waitTimer: DispatchSourceTimer?
-    var waitDeadline: UInt64?
+    /// Serves the timeouts of WAITs; armed only while some waiter has one.
+    lazy var waitTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(1)) { [self] in waitTimerFired() }
     static let listenerToken: UInt64 = 0
     static let metricsListenerToken = UInt64.max - 1
     /// Connections of the metrics listener among `connections`.
@@ -72,8 +72,7 @@ final class Daemon: @unchecked Sendable {
     /// The listener is unwatched for a moment after accept failed (Daemon+Accept.swift).
     var isAcceptPaused = false
     /// Armed only while a connection holds half a line (Daemon+Idle.swift).
-    var idleTimer: DispatchSourceTimer?
-    var idleDeadline: UInt64?
+    lazy var idleTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(50)) { [self] in idleTimerFired() }
     /// sd_notify: when to send STATUS= (the rules) and its pending one-shot timer.
     var statusThrottle = StatusThrottle()
     var statusTimer: DispatchSourceTimer?
