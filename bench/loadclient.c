@@ -569,6 +569,25 @@ static void pump(int epoll, Follower *followers, uint64_t deadline, void (*tick)
     if (timer >= 0) close(timer);
 }
 
+/*
+ * Connects `count` followers that each send `subscribe`, then watches them,
+ * non-blocking, in `epoll` under their index. A redis subscription is
+ * confirmed in 6 lines (*3 $9 subscribe $3 fan :1, or *3 $10 psubscribe $2
+ * s* :1), read here so that only messages reach `follower_read`.
+ */
+static void follow_all(const char *path, Follower *followers, int count, const char *subscribe, int is_redis,
+                       int epoll) {
+    for (int i = 0; i < count; i++) {
+        Follower *follower = &followers[i];
+        follower->fd = must_connect(path, 0);
+        write_all(follower->fd, subscribe, strlen(subscribe));
+        if (is_redis) read_lines(follower->fd, 6);
+        fcntl(follower->fd, F_SETFL, fcntl(follower->fd, F_GETFL) | O_NONBLOCK);
+        struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        epoll_ctl(epoll, EPOLL_CTL_ADD, follower->fd, &event);
+    }
+}
+
 /* ---- 2. typing capacity --------------------------------------------------- */
 
 /*
@@ -690,17 +709,7 @@ static int command_fanout(int argc, char **argv) {
         write_all(control, line, strlen(line));
         read_lines(control, 2);
     }
-    for (int i = 0; i < count; i++) {
-        Follower *follower = &followers[i];
-        follower->fd = must_connect(path, 0);
-        const char *subscribe = is_redis ? "SUBSCRIBE fan\r\n" : "TAIL fan last=0\n";
-        write_all(follower->fd, subscribe, strlen(subscribe));
-        /* The subscription is confirmed in 6 lines (*3 $9 subscribe $3 fan :1). */
-        if (is_redis) read_lines(follower->fd, 6);
-        fcntl(follower->fd, F_SETFL, fcntl(follower->fd, F_GETFL) | O_NONBLOCK);
-        struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
-        epoll_ctl(epoll, EPOLL_CTL_ADD, follower->fd, &event);
-    }
+    follow_all(path, followers, count, is_redis ? "SUBSCRIBE fan\r\n" : "TAIL fan last=0\n", is_redis, epoll);
     Publisher publisher = {.fd = control, .next_id = 1, .text_length = monkeys};
     void (*tick)(void *) = NULL;
     if (is_redis) {
@@ -797,18 +806,10 @@ static int command_globtail(int argc, char **argv) {
     Follower *followers = calloc((size_t)count, sizeof(Follower));
     int control = must_connect(path, 0);
     for (int i = 0; i < count; i++) {
-        Follower *follower = &followers[i];
-        follower->fd = must_connect(path, 0);
-        follower->sessions = sessions;
-        follower->last_ids = calloc((size_t)sessions, sizeof(uint64_t));
-        const char *subscribe = is_redis ? "PSUBSCRIBE s*\r\n" : "TAIL \"*\" last=0\n";
-        write_all(follower->fd, subscribe, strlen(subscribe));
-        /* Confirmed in 6 lines (*3 $10 psubscribe $2 s* :1). */
-        if (is_redis) read_lines(follower->fd, 6);
-        fcntl(follower->fd, F_SETFL, fcntl(follower->fd, F_GETFL) | O_NONBLOCK);
-        struct epoll_event event = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
-        epoll_ctl(epoll, EPOLL_CTL_ADD, follower->fd, &event);
+        followers[i].sessions = sessions;
+        followers[i].last_ids = calloc((size_t)sessions, sizeof(uint64_t));
     }
+    follow_all(path, followers, count, is_redis ? "PSUBSCRIBE s*\r\n" : "TAIL \"*\" last=0\n", is_redis, epoll);
     GlobPublisher publisher = {.fd = control, .sessions = sessions, .next_ids = calloc((size_t)sessions, 8)};
     void (*tick)(void *) = NULL;
     if (is_redis) {
