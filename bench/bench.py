@@ -12,6 +12,7 @@ import fcntl
 import os
 import platform
 import pty
+import re
 import shutil
 import signal
 import socket
@@ -404,27 +405,64 @@ class Bench:
 
     def set_latency(self):
         """SET round trips, one at a time at a modest rate, while many
-        sessions type at 10 Hz (and their entries are synced every second)."""
+        sessions type at 10 Hz (and their entries are synced every second);
+        then the same while the control log is compacted again and again."""
+        self.set_latency_runs(compacting=False)
+        self.set_latency_runs(compacting=True)
+
+    def set_latency_runs(self, compacting):
         sessions, rate = self.arguments.latency_sessions, self.arguments.latency_rate
         disk = self.disk_directory()
-        # The typing sessions and q: one more than the default limit.
+        # The typing sessions, q and w: more than the default limit.
         configuration = os.path.join(self.directory, "monkeyd-latency.conf")
         with open(configuration, "w") as file:
-            file.write(f"max_sessions = {sessions + 1}\n")
+            file.write(f"max_sessions = {sessions + 2}\n")
+            if compacting:
+                # The smallest segment allowed: a snapshot is then due each
+                # time the segment outgrows twice the last snapshot.
+                file.write("control_log_size = 64K\n")
+        figure = f"SET latency, {rate:g}/s while {sessions:,} sessions type"
+        if compacting:
+            figure += " and the control log is compacted"
         for run in range(self.arguments.pairs):
-            process, path = self.start_monkeyd(root=disk, configuration=configuration)
+            state = os.path.join(self.fresh_path("latency", disk), "state")
+            process, path = self.start_monkeyd(state=state, root=disk, configuration=configuration)
+            writer = None
             try:
-                self.send_lines(path, ["START q interval=1h", "STOP q"])
+                self.send_lines(path, ["START q interval=1h", "STOP q", "START w interval=1h", "STOP w"])
+                if compacting:
+                    # Another client changes w one request after another, as
+                    # fast as the disk allows, for the whole run: its records
+                    # fill segment after segment. The latency client's STARTs
+                    # and settling take a few seconds before its window.
+                    writer = subprocess.Popen(
+                        [self.client, "request", path, "SET w monkeys=%d", "single",
+                         str(self.arguments.latency_seconds + 5), str(process.pid)],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 figures = self.run_client("latency", path, sessions, "SET q monkeys=%d", rate,
                                           self.arguments.latency_seconds, process.pid)
+                if writer:
+                    output, errors = writer.communicate(timeout=120)
+                    if writer.returncode != 0:
+                        raise RuntimeError(f"loadclient request SET w: {errors.strip()}")
+                    if parse_figures(output.strip().splitlines()[-1])["errors"]:
+                        raise RuntimeError("SETs of w failed")
+                    # Each compaction started the next segment, control.N (a
+                    # clean stop folds them all into the snapshot: counted before).
+                    segments = [int(name.split(".")[1]) for name in os.listdir(os.path.join(state, "sessions"))
+                                if re.fullmatch(r"control\.[0-9]+", name)]
+                    self.record(f"{figure}: compactions in the run", "monkeyd", max(segments) - 1)
             finally:
+                if writer and writer.poll() is None:
+                    writer.kill()
+                    writer.wait()
                 self.stop(process)
             if figures["errors"]:
                 raise RuntimeError(f"{figures['errors']:.0f} SETs failed")
-            figure = f"SET latency, {rate:g}/s while {sessions:,} sessions type"
             self.record(f"{figure}: p50 ms", "monkeyd", figures["p50_ms"])
             self.record(f"{figure}: p99 ms", "monkeyd", figures["p99_ms"])
-            log(f"SET latency run {run + 1}/{self.arguments.pairs}: {figures}")
+            self.record(f"{figure}: max ms", "monkeyd", figures["max_ms"])
+            log(f"{figure} run {run + 1}/{self.arguments.pairs}: {figures}")
 
     # -- monkeyctl top over many sessions (issue 20) ----------------------------
 
@@ -643,6 +681,7 @@ class Bench:
         "10,000 STARTs into an empty state directory, pipelined: ms": ("value", 1000.0, "<"),
         "restart with those 10,000 sessions: ms to ready": ("value", 1000.0, "<"),
         "SET latency, 200/s while 10,000 sessions type: p99 ms": ("value", 5.0, "<"),
+        "SET latency, 200/s while 10,000 sessions type and the control log is compacted: p99 ms": ("value", 5.0, "<"),
         # Issue 19 (many sessions, events, waiting).
         'TAIL "*" of 1,000 sessions at 10 Hz to 10 followers: entries lost': ("value", 0.0, "<="),
         'TAIL "*" of 1,000 sessions at 10 Hz to 10 followers: server CPU %': ("ratio", 1.0, "<"),
