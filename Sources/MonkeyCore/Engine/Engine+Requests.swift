@@ -116,16 +116,27 @@ extension Engine {
     }
 
     private mutating func clear(_ name: SessionName, peer: Peer) -> Reply {
-        guard var session = sessions[name]?.session else { return noSuchSession(name) }
-        let removed = session.log.count
-        session.clear(epoch: nextEpoch)
+        // Cleared where it lies: the settings and the odds stay, and only
+        // the copy the change keeps for `revert` is made.
+        guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
+            return noSuchSession(name)
+        }
+        let removed = previous.session.log.count
+        let epoch = nextEpoch
         nextEpoch += 1
+        let snapshot = sessions.withSession(inSlot: slot) { scheduled in
+            scheduled.session.clear(epoch: epoch)
+            // The store must see the session's next entry: what it keeps changes.
+            scheduled.attentionID = 0
+            return scheduled.session.snapshot
+        }
+        guard let snapshot else { return noSuchSession(name) }
         var reply = Reply(status: .ok("cleared \(name)"))
-        reply.change = replace(name, with: session, effect: .clear(session.snapshot))
+        reply.change = Change(effect: .clear(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
         reply.events.append(
             Event(
                 kind: .clear, session: name,
-                fields: [Event.Field("entries", String(removed)), Event.Field("id", String(session.nextID))],
+                fields: [Event.Field("entries", String(removed)), Event.Field("id", String(snapshot.nextID))],
                 peer: peer, message: "cleared session \(name) (\(removed) entries removed)"))
         return reply
     }
