@@ -140,9 +140,17 @@ struct ResponseCodingTests {
 
     @Test(arguments: [
         "", " entry", "entry ", "entry a", "entry =b", "entry a=\"open", "entry a=\"bad\\q\"", "entry a=\"\\x4\"",
-        "entry a=\"\\xZZ\"", "entry a=\"x\"y", "entry a=b  c=d",
+        "entry a=\"\\xZZ\"", "entry a=\"x\"y", "entry a=b  c=d", "entry  a=b", "entry a=b ", "entry a=\"ends\\",
     ])
     func malformedDataLinesAreRefused(line: String) {
         #expect(throws: ResponseDecoder.Malformed.self) { try ResponseDecoder.decode(line) }
+    }
+
+    @Test func aRecordIsReadFieldByField() throws {
+        let record = try ResponseDecoder.record("entry id=7 text=\"two words\" empty=\"\" raw=a=b esc=\"\\x01\\t\\\"\"")
+        #expect(record.type == "entry")
+        #expect(record.fields.map(\.key) == ["id", "text", "empty", "raw", "esc"])
+        #expect(record.fields.map(\.value) == ["7", "two words", "", "a=b", "\u{01}\t\""])
+        #expect(try ResponseDecoder.record("deleted").fields.isEmpty)
     }
 }

@@ -30,61 +30,16 @@ public enum ResponseDecoder {
         let type = String(decoding: bytes[0..<index], as: UTF8.self)
         guard !type.isEmpty else { throw Malformed(line: line) }
         var fields: [(key: String, value: String)] = []
-        while index < bytes.count {
-            guard bytes[index] == 0x20 else { throw Malformed(line: line) }
-            index += 1
-            let keyStart = index
-            while index < bytes.count && bytes[index] != 0x3D && bytes[index] != 0x20 { index += 1 }
-            guard index < bytes.count, bytes[index] == 0x3D, index > keyStart else { throw Malformed(line: line) }
-            let key = String(decoding: bytes[keyStart..<index], as: UTF8.self)
-            index += 1
-            var value: [UInt8] = []
-            if index < bytes.count && bytes[index] == 0x22 {
-                index += 1
-                var closed = false
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    index += 1
-                    if byte == 0x22 {
-                        closed = true
-                        break
-                    }
-                    guard byte == 0x5C else {
-                        value.append(byte)
-                        continue
-                    }
-                    guard index < bytes.count else { throw Malformed(line: line) }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case 0x5C, 0x22: value.append(escape)
-                    case UInt8(ascii: "n"): value.append(0x0A)
-                    case UInt8(ascii: "t"): value.append(0x09)
-                    case UInt8(ascii: "x"):
-                        guard index + 1 < bytes.count, let high = hex(bytes[index]), let low = hex(bytes[index + 1])
-                        else { throw Malformed(line: line) }
-                        value.append(high << 4 | low)
-                        index += 2
-                    default: throw Malformed(line: line)
-                    }
-                }
-                guard closed else { throw Malformed(line: line) }
-            } else {
-                while index < bytes.count && bytes[index] != 0x20 {
-                    value.append(bytes[index])
-                    index += 1
-                }
+        if index < bytes.count {
+            // One space after the type, and a field after it.
+            guard index + 1 < bytes.count else { throw Malformed(line: line) }
+            var scanner = FieldScanner(bytes, from: index + 1)
+            while let field = scanner.next() {
+                fields.append(
+                    (String(decoding: field.key, as: UTF8.self), String(decoding: field.value, as: UTF8.self)))
             }
-            fields.append((key, String(decoding: value, as: UTF8.self)))
+            guard scanner.isWellFormed else { throw Malformed(line: line) }
         }
         return Record(type: type, fields: fields)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }
