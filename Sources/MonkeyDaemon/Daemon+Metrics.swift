@@ -71,7 +71,7 @@ extension Daemon {
                 value: Double(store.counters.commits)),
             MetricFamily(
                 "monkeyd_control_records_total", .counter,
-                help: "Records appended to the control log: changes and reservations of ids.",
+                help: "Records appended to the control log: sessions changed (once per group) and reservations of ids.",
                 value: Double(store.counters.records)),
             MetricFamily(
                 "monkeyd_control_commit_failures_total", .counter,

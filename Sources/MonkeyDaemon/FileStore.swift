@@ -101,7 +101,7 @@ final class FileStore: @unchecked Sendable {
     /// Makes the changes durable together, with the reservations asked
     /// for: one write and one sync of the control log.
     func commit(_ effects: [Effect]) throws(StorageError) {
-        try append(effects.map(policy.record(for:)) + policy.wantedReservations)
+        try append(policy.records(for: effects) + policy.wantedReservations)
         // The writer learns, in order, which entries are each session's now.
         for effect in effects {
             switch effect {

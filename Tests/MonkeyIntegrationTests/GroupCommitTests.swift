@@ -15,21 +15,29 @@ struct GroupCommitTests {
         return Int(line.split(separator: " ").last ?? "") ?? -1
     }
 
+    /// A session changed many times in one group is written once, in its
+    /// state after the last change: that is the one a restart brings back.
     @Test func pipelinedChangesShareOneSync() throws {
-        let daemon = try DaemonProcess()
+        let state = TemporaryDirectory()
+        let daemon = try DaemonProcess(stateDirectory: state.path)
         _ = try daemon.request("START q interval=1h")
         let commits = try Self.counter(daemon, "monkeyd_control_commits_total")
+        let records = try Self.counter(daemon, "monkeyd_control_records_total")
         let connection = try daemon.connect()
         let lines = (1...1000).map { "SET q monkeys=\($0 % 9 + 1)\n" }.joined()
         try connection.send(Array(lines.utf8))
         for _ in 1...1000 { #expect(try connection.readResponse() == ["OK updated q"]) }
         let shared = try Self.counter(daemon, "monkeyd_control_commits_total") - commits
         #expect(shared >= 1 && shared <= 20, "1,000 pipelined changes took \(shared) syncs")
-        #expect(try Self.counter(daemon, "monkeyd_control_records_total") >= 1001)
+        let written = try Self.counter(daemon, "monkeyd_control_records_total") - records
+        #expect(written >= shared && written <= 2 * shared, "\(written) records for \(shared) groups of one session")
         #expect(try fields(try daemon.request("STATUS q")[0])["monkeys"] == "2", "the last change holds")
+        try daemon.stop(signal: SIGKILL)
+        let again = try DaemonProcess(stateDirectory: state.path)
+        #expect(try fields(try again.request("STATUS q")[0])["monkeys"] == "2", "the last change holds after a crash")
     }
 
-    /// kill -9 in the middle of a storm of 10,000 pipelined changes from 50
+    /// kill -9 in the middle of a storm of 20,000 pipelined changes from 50
     /// connections: after the restart each session shows its last
     /// acknowledged change or a later one it was sent, whole (the monkeys
     /// and the target of one change together), never an earlier one.
@@ -37,7 +45,7 @@ struct GroupCommitTests {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: "max_clients = 64\n", stateDirectory: state.path)
         let connections = 50
-        let changes = 200
+        let changes = 400
         for index in 0..<connections { _ = try daemon.request("START c\(index) interval=1h") }
         final class Acknowledged: @unchecked Sendable {
             private let lock = NSLock()
@@ -68,7 +76,7 @@ struct GroupCommitTests {
             threads.append(thread)
         }
         // Midway: some changes acknowledged, not all.
-        #expect(eventually { acknowledged.total >= connections * changes / 4 })
+        #expect(eventually { acknowledged.total >= connections * changes / 10 })
         try daemon.stop(signal: SIGKILL)
         let seen = acknowledged.values
         #expect(seen.reduce(0, +) < connections * changes, "the kill came after the storm")
@@ -130,10 +138,11 @@ struct GroupCommitTests {
             }
         }
         let first = segments()
+        // One change at a time: a group's changes of one session are one record.
         for round in 0..<6 {
-            let lines = (1...500).map { "SET q monkeys=\($0 % 9 + 1) target=\(round)-\($0)\n" }.joined()
-            try connection.send(Array(lines.utf8))
-            for _ in 1...500 { _ = try connection.readResponse() }
+            for index in 1...500 {
+                _ = try connection.request("SET q monkeys=\(index % 9 + 1) target=\(round)-\(index)")
+            }
         }
         #expect(eventually { !segments().isEmpty && Set(segments()).isDisjoint(with: first) })
         #expect(eventually { segments().count == 1 }, "\(segments())")
@@ -164,10 +173,11 @@ struct GroupCommitTests {
                 })
         }
         let first = segments()
+        // One change at a time: a group's changes of one session are one record.
         for round in 0..<4 {
-            let lines = (1...500).map { "SET q monkeys=\($0 % 9 + 1) target=\(round)-\($0)\n" }.joined()
-            try connection.send(Array(lines.utf8))
-            for _ in 1...500 { _ = try connection.readResponse() }
+            for index in 1...500 {
+                _ = try connection.request("SET q monkeys=\(index % 9 + 1) target=\(round)-\(index)")
+            }
         }
         #expect(eventually { !segments().isEmpty && segments().isDisjoint(with: first) }, "compacted")
         let given = try daemon.request("EVENTS after=0\n").dropLast().compactMap { UInt64(try fields($0)["id"] ?? "") }

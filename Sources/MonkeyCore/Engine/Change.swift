@@ -31,12 +31,7 @@ public struct Change: Sendable {
     var previous: Engine.ScheduledSession? { box.previous }
     var previousDue: UInt64? { box.previousDue }
 
-    public var session: SessionName {
-        switch effect {
-        case .save(let snapshot), .clear(let snapshot): snapshot.name
-        case .delete(let name): name
-        }
-    }
+    public var session: SessionName { effect.session }
 }
 
 /// What makes a change durable.
@@ -47,6 +42,22 @@ public enum Effect: Sendable, Equatable {
     case clear(SessionSnapshot)
     /// The session and its entries are gone (DELETE).
     case delete(SessionName)
+
+    /// The session it changes.
+    public var session: SessionName {
+        switch self {
+        case .save(let snapshot), .clear(let snapshot): snapshot.name
+        case .delete(let name): name
+        }
+    }
+
+    /// The epoch the session has after it (none once deleted).
+    public var epoch: UInt64? {
+        switch self {
+        case .save(let snapshot), .clear(let snapshot): snapshot.epoch
+        case .delete: nil
+        }
+    }
 }
 
 /// Why a change could not be made durable, in words for the operator.

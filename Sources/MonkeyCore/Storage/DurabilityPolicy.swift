@@ -6,7 +6,8 @@
 ///
 /// - **Changes** are whole session states (`ControlRecord.session`),
 ///   appended to the control log together at the end of a pass of the event
-///   loop and synced once (group commit).
+///   loop and synced once (group commit); of a session changed several
+///   times in one pass, only the last state.
 /// - **Reservations.** An id may be given to an entry only below the
 ///   reservation on disk, so that a crash never gives it again: a change
 ///   reserves `reservationSize` ids ahead (about a minute of typing); once a
@@ -104,6 +105,32 @@ public struct DurabilityPolicy: Sendable {
         case .delete(let name):
             return .deleted(name)
         }
+    }
+
+    /// The records that make a group of changes durable: one for the last
+    /// change of each session, in the order of those last changes. A
+    /// session record holds the whole session and replay keeps the last, so
+    /// the earlier ones of a group (whose `OK`s wait for the same sync)
+    /// would only be overwritten. An epoch that only a dropped record held
+    /// is kept by an `epochs` record, so that no later session gets it again.
+    public func records(for effects: [Effect]) -> [ControlRecord] {
+        guard effects.count > 1 else { return effects.map(record(for:)) }
+        var seen = Set<SessionName>(minimumCapacity: effects.count)
+        var records: [ControlRecord] = []
+        var keptEpoch: UInt64 = 0
+        var droppedEpoch: UInt64 = 0
+        for effect in effects.reversed() {
+            let epoch = effect.epoch ?? 0
+            if seen.insert(effect.session).inserted {
+                records.append(record(for: effect))
+                keptEpoch = max(keptEpoch, epoch)
+            } else {
+                droppedEpoch = max(droppedEpoch, epoch)
+            }
+        }
+        records.reverse()
+        if droppedEpoch > keptEpoch { records.append(.epochs(next: droppedEpoch + 1)) }
+        return records
     }
 
     /// The records, `bytes` long in all, are durable in the current segment.
