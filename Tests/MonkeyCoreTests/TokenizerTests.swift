@@ -74,6 +74,23 @@ struct TokenizerTests {
 /// The parser's shortcut for plain lines gives the tokenizer's tokens, and
 /// declines every line it cannot read as plain words.
 struct PlainWordsTests {
+    @Test(arguments: [
+        ("SET q monkeys=7", [Token.word("SET"), .word("q"), .setting(key: "monkeys", value: "7")]),
+        (
+            "START q target=a=b alphabet=",
+            [.word("START"), .word("q"), .setting(key: "target", value: "a=b"), .setting(key: "alphabet", value: "")]
+        ),
+        ("\tLOG  q\tlast=3 ", [.word("LOG"), .word("q"), .setting(key: "last", value: "3")]),
+    ])
+    func settingsAreReadToo(line: String, tokens: [Token]) {
+        #expect(RequestParser.plainWords(Array(line.utf8)[...]) == tokens)
+    }
+
+    @Test(arguments: ["SET q =7", "=x", "SET q target=\"a b\"", "SET q target=é"])
+    func declinesWhatOnlyTheTokenizerReads(line: String) {
+        #expect(RequestParser.plainWords(Array(line.utf8)[...]) == nil)
+    }
+
     @Test func plainWordsAgreeWithTheTokenizer() throws {
         var random = WyRand(seed: 99)
         let bytes: [UInt8] = Array("aZ09-_. \t=\"\\é".utf8)
@@ -84,7 +101,8 @@ struct PlainWordsTests {
             if let words = RequestParser.plainWords(line[...]) {
                 #expect(try Tokenizer.tokens(in: text) == words, "\(text)")
             } else {
-                #expect(line.contains { $0 == 0x22 || $0 == 0x3D || $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09) })
+                let startsWithEquals = line.indices.contains { line[$0] == 0x3D && ($0 == 0 || line[$0 - 1] <= 0x20) }
+                #expect(startsWithEquals || line.contains { $0 == 0x22 || $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09) })
             }
         }
     }

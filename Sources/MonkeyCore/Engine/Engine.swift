@@ -98,6 +98,8 @@ public struct Engine {
     /// them (a restart of thousands), and the worst case takes milliseconds:
     /// the last few are kept.
     mutating func odds(of settings: SessionSettings) -> Odds? {
+        // Without a target there are no odds: no key to build and hash.
+        guard !settings.target.target.isEmpty else { return nil }
         let key = OddsKey(target: settings.target.target, monkeys: settings.monkeys, alphabet: settings.alphabet.text)
         if let known = oddsCache[key] { return known }
         let odds = Odds(target: key.target, monkeys: key.monkeys, alphabet: settings.alphabet)

@@ -20,25 +20,39 @@ public struct RequestParser: Sendable {
         return try parse(Tokenizer.tokens(in: text))
     }
 
-    /// The tokens of a line of printable ASCII words only (`CLEAR q`), read
-    /// straight from the bytes: the tokenizer gives the same, by way of a
-    /// validated string. Nil for anything else (quotes, settings, other bytes).
+    /// The tokens of a line of printable ASCII words and bare settings only
+    /// (`CLEAR q`, `SET q monkeys=7`), read straight from the bytes: the
+    /// tokenizer gives the same, by way of a validated string. Nil for
+    /// anything else (quotes, other bytes, a token starting with `=`).
     static func plainWords(_ bytes: ArraySlice<UInt8>) -> [Token]? {
         var tokens: [Token] = []
         var start: Int?
+        var equals: Int?
+        func token(_ start: Int, _ end: Int) -> Token {
+            guard let equals else { return .word(String(decoding: bytes[start..<end], as: UTF8.self)) }
+            return .setting(
+                key: String(decoding: bytes[start..<equals], as: UTF8.self),
+                value: String(decoding: bytes[(equals + 1)..<end], as: UTF8.self))
+        }
         for index in bytes.indices {
             let byte = bytes[index]
             if byte == 0x20 || byte == 0x09 {
                 if let wordStart = start {
-                    tokens.append(.word(String(decoding: bytes[wordStart..<index], as: UTF8.self)))
+                    tokens.append(token(wordStart, index))
                     start = nil
+                    equals = nil
                 }
                 continue
             }
-            guard byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x3D else { return nil }
+            guard byte > 0x20 && byte < 0x7F && byte != 0x22 else { return nil }
+            if byte == 0x3D && equals == nil {
+                // The tokenizer refuses a setting without a key.
+                guard start != nil else { return nil }
+                equals = index
+            }
             if start == nil { start = index }
         }
-        if let wordStart = start { tokens.append(.word(String(decoding: bytes[wordStart...], as: UTF8.self))) }
+        if let wordStart = start { tokens.append(token(wordStart, bytes.endIndex)) }
         return tokens
     }
 
