@@ -101,17 +101,23 @@ final class FileStore: @unchecked Sendable {
     /// Makes the changes durable together, with the reservations asked
     /// for: one write and one sync of the control log.
     func commit(_ effects: [Effect]) throws(StorageError) {
-        try append(policy.records(for: effects) + policy.wantedReservations)
-        // The writer learns, in order, which entries are each session's now.
-        for effect in effects {
-            switch effect {
-            case .save(let snapshot), .clear(let snapshot):
+        let records = policy.records(for: effects)
+        try append(records + policy.wantedReservations)
+        // The writer learns which entries are each session's now: the
+        // outbox keeps only the newest epoch of a session, which is that
+        // of its last change, the one its record holds.
+        for record in records {
+            switch record {
+            case .session(let stored):
+                let snapshot = stored.snapshot
                 guard writerEpochs[snapshot.name] != snapshot.epoch else { continue }
                 writerEpochs[snapshot.name] = snapshot.epoch
                 outbox.changeEpoch(of: snapshot.name, to: snapshot.epoch)
-            case .delete(let name):
+            case .deleted(let name):
                 writerEpochs[name] = nil
                 outbox.changeEpoch(of: name, to: nil)
+            case .reservation, .epochs, .eventIDs, .end:
+                continue
             }
         }
     }

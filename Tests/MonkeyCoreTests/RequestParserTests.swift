@@ -114,6 +114,17 @@ struct RequestParserTests {
         #expect(parseError(line)?.code == .unknownCommand)
     }
 
+    /// The packed lookup of a verb's bytes: exact words only, in any ASCII case.
+    @Test func aVerbIsLookedUpByItsBytes() {
+        for verb in Verb.allCases {
+            #expect(Verb(spelling: verb.rawValue.utf8) == verb)
+            #expect(Verb(spelling: verb.rawValue.lowercased().utf8) == verb)
+        }
+        for word in ["", "\0PING", "PING\0", "\0\0\0\0SET", "METRICSX", "XMETRICS", "STATUSSTATUS", "P1NG", "PIN"] {
+            #expect(Verb(spelling: word.utf8) == nil, "\(word.debugDescription)")
+        }
+    }
+
     @Test(arguments: ["START", "STOP", "SET", "CLEAR", "DELETE", "LOG", "TAIL", "START monkeys=3", "LOG last=2"])
     func missingSessionIsBadRequest(line: String) {
         #expect(parseError(line)?.code == .badRequest)

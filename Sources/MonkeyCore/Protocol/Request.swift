@@ -43,6 +43,28 @@ public enum Verb: String, Sendable, CaseIterable {
         case .wait: "WAIT session for=hit|stopped|best=N [timeout=D]"
         }
     }
+
+    /// The verb `bytes` spell in any ASCII case, or nil. Every request is
+    /// looked up so: the word's bytes, upper-cased, are packed into one
+    /// integer and compared with each verb's, with no string built.
+    public init?(spelling bytes: some Collection<UInt8>) {
+        guard let key = Self.key(bytes), let index = Self.keys.firstIndex(of: key) else { return nil }
+        self = Self.allCases[index]
+    }
+
+    private static let keys: [UInt64] = allCases.map { key($0.rawValue.utf8) ?? 0 }
+
+    /// Up to eight bytes, ASCII letters upper-cased; nil for a longer word or
+    /// one holding a NUL (which would pack like a shorter word).
+    private static func key(_ bytes: some Collection<UInt8>) -> UInt64? {
+        guard !bytes.isEmpty && bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for byte in bytes {
+            guard byte != 0 else { return nil }
+            key = key << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+        }
+        return key
+    }
 }
 
 /// Which entries LOG and TAIL replay: those after `after`, then the last `last`.

@@ -88,7 +88,7 @@ public struct RequestParser: Sendable {
     private func parse(_ allTokens: [Token]) throws(ProtocolError) -> Request? {
         var tokens = allTokens[...]
         guard let first = tokens.popFirst() else { return nil }
-        guard case .word(let word) = first, let verb = Verb(rawValue: Self.asciiUppercased(word)) else {
+        guard case .word(let word) = first, let verb = Verb(spelling: word.utf8) else {
             throw ProtocolError(.unknownCommand, "unknown command \(Self.quote(Self.spelling(of: first))); try HELP")
         }
         var arguments = Arguments(verb: verb, tokens: tokens)
@@ -306,10 +306,6 @@ public struct RequestParser: Sendable {
     }
 
     /// Verbs ignore ASCII case only: Unicode case mapping would make `ſtop` a verb.
-    private static func asciiUppercased(_ word: String) -> String {
-        String(decoding: word.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-    }
-
     private static func repeated(_ key: String) -> ProtocolError {
         ProtocolError(.badArgument, "\(key) is given twice")
     }
@@ -405,8 +401,8 @@ extension LineFramer.Frame {
             }
             // No verb is longer than this; a longer word is not one.
             guard word.count < 8, byte >= 0x41 && byte <= 0x7A else { return nil }
-            word.append(byte & ~0x20)
+            word.append(byte)
         }
-        return Verb(rawValue: String(decoding: word, as: UTF8.self))
+        return Verb(spelling: word)
     }
 }

@@ -115,13 +115,18 @@ public struct DurabilityPolicy: Sendable {
     /// is kept by an `epochs` record, so that no later session gets it again.
     public func records(for effects: [Effect]) -> [ControlRecord] {
         guard effects.count > 1 else { return effects.map(record(for:)) }
-        var seen = Set<SessionName>(minimumCapacity: effects.count)
+        var seen = Set<SessionName>()
         var records: [ControlRecord] = []
         var keptEpoch: UInt64 = 0
         var droppedEpoch: UInt64 = 0
+        var previous: SessionName?
         for effect in effects.reversed() {
             let epoch = effect.epoch ?? 0
-            if seen.insert(effect.session).inserted {
+            let session = effect.session
+            // A run of changes of one session (pipelined) needs no hashing.
+            let isLast = session != previous && seen.insert(session).inserted
+            previous = session
+            if isLast {
                 records.append(record(for: effect))
                 keptEpoch = max(keptEpoch, epoch)
             } else {
