@@ -95,19 +95,37 @@ extension Engine {
     }
 
     private mutating func set(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
-        guard var session = sessions[name]?.session else { return noSuchSession(name) }
-        session.apply(change)
+        // Changed where it lies, as CLEAR is: the only copy made is the one
+        // the change keeps for `revert`, and the name is looked up once.
+        guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
+            return noSuchSession(name)
+        }
+        let snapshot = sessions.withSession(inSlot: slot) { scheduled in
+            scheduled.session.apply(change)
+            // The store must see the session's next entry: what it keeps changes.
+            scheduled.attentionID = 0
+            return scheduled.session.snapshot
+        }
+        guard let snapshot else { return noSuchSession(name) }
+        let before = previous.session.settings
+        let after = snapshot.settings
+        // Most changes (the interval, the seed) leave the odds as they were.
+        let odds =
+            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
+            ? previous.odds : odds(of: after)
+        _ = sessions.withSession(inSlot: slot) { $0.odds = odds }
         var reply = Reply(status: nil)
-        reply.change = replace(name, with: session, effect: .save(session.snapshot))
-        reply.status = .ok(acknowledgement("updated \(name)", of: name))
-        if session.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
+        reply.change = Change(effect: .save(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
+        let impossibility = odds?.impossibility
+        reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
+        if snapshot.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         var fields: [Event.Field] = []
         if let target = change.target { fields.append(Event.Field("target", target)) }
         if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
         if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
-        let warning = warningFields(name)
+        let warning = impossibility.map { [Event.Field("warning", Self.neverTyped($0))] } ?? []
         reply.events.append(
             Event(
                 kind: .set, session: name, fields: fields + warning, peer: peer,
@@ -420,8 +438,12 @@ extension Engine {
     /// The OK text of a START or SET, saying so when the target can never
     /// be typed with the session's settings: the change is made all the same.
     private func acknowledgement(_ text: String, of name: SessionName) -> String {
-        guard let impossibility = sessions[name]?.odds?.impossibility else { return text }
-        return "\(text); warning: \(Self.neverTyped(impossibility))"
+        Self.acknowledgement(text, sessions[name]?.odds?.impossibility)
+    }
+
+    private static func acknowledgement(_ text: String, _ impossibility: Impossibility?) -> String {
+        guard let impossibility else { return text }
+        return "\(text); warning: \(neverTyped(impossibility))"
     }
 
     static func neverTyped(_ impossibility: Impossibility) -> String {
