@@ -188,7 +188,7 @@ final class FileStore: @unchecked Sendable {
         EventFile.append(event, to: &outbox.events)
         eventsInFile += 1
         guard eventsInFile >= 2 * log.capacity else { return }
-        outbox.eventsFile = EventFile.encode(log.retained)
+        outbox.eventsFile = log.retained
         outbox.eventsFileHolds = outbox.events.count
         eventsInFile = log.count
     }

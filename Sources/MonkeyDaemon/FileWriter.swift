@@ -222,7 +222,8 @@ final class FileWriter: @unchecked Sendable {
     private func writeEvents(_ outbox: Outbox) throws(StorageError) {
         var failure: StorageError?
         var records = eventsUnwritten + outbox.events
-        if let file = outbox.eventsFile {
+        if let retained = outbox.eventsFile {
+            let file = EventFile.encode(retained)
             do {
                 try replaceFile(eventsPath, with: file, what: "the events")
                 eventsLength = file.count

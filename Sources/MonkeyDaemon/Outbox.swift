@@ -19,9 +19,11 @@ struct Outbox: Sendable {
     var epochChanges: [SessionName: UInt64?] = [:]
     /// Events of the stream, as records of the events file.
     var events: [UInt8] = []
-    /// The whole events file, to replace it (its newest events only), and
-    /// how many bytes of `events` it already holds.
-    var eventsFile: [UInt8]?
+    /// The events the events file is to be replaced with (its newest
+    /// only), and how many bytes of `events` they already hold. The storage
+    /// thread encodes them: a slice of the event log costs the daemon's
+    /// queue one copy of references, not an encoding of thousands of events.
+    var eventsFile: ArraySlice<StreamEvent>?
     var eventsFileHolds = 0
 
     struct Replacement: Sendable {
