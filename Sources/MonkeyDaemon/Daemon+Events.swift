@@ -11,17 +11,19 @@ extension Daemon {
         guard !journalEvents.isEmpty else { return }
         events.record(contentsOf: journalEvents)
         var touched: [Connection] = []
+        // One reading of the clock for a group's events: they happened together.
+        let time = UInt64(Syscalls.wallClockSeconds() * 1000)
         for event in journalEvents {
-            for draft in StreamEventDraft.drafts(for: event) { publish(draft, touching: &touched) }
+            for draft in StreamEventDraft.drafts(for: event) { publish(draft, at: time, touching: &touched) }
         }
         for connection in touched where connections[connection.token] != nil { service(connection) }
     }
 
     /// Gives an event its id (reserved on disk first) and time, keeps it,
     /// and delivers it.
-    private func publish(_ draft: StreamEventDraft, touching touched: inout [Connection]) {
+    private func publish(_ draft: StreamEventDraft, at time: UInt64, touching touched: inout [Connection]) {
         store.prepareEventID(eventLog.nextID)
-        let event = eventLog.append(draft, time: UInt64(Syscalls.wallClockSeconds() * 1000))
+        let event = eventLog.append(draft, time: time)
         store.record(event, retained: eventLog)
         if !eventFollowers.isEmpty { deliverToStreams(event, touching: &touched) }
         if waiters[event.session] != nil { answerWaiters(of: event) }

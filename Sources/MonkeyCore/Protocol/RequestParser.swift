@@ -26,6 +26,8 @@ public struct RequestParser: Sendable {
     /// anything else (quotes, other bytes, a token starting with `=`).
     static func plainWords(_ bytes: ArraySlice<UInt8>) -> [Token]? {
         var tokens: [Token] = []
+        // A verb, a session and a setting or two: one allocation, not three.
+        tokens.reserveCapacity(4)
         var start: Int?
         var equals: Int?
         func token(_ start: Int, _ end: Int) -> Token {
