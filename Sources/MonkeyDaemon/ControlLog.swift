@@ -7,6 +7,12 @@ import MonkeyShell
 /// folds. The file is opened for each append, so that the state directory
 /// can be remounted read-only while the daemon runs (it then refuses
 /// changes until it is writable again).
+///
+/// The segment keeps zeros ahead of its records (`room` bytes, written with
+/// the append that needs them): an append then writes over blocks already
+/// written, and its `fdatasync` has no new file size to commit to the file
+/// system's journal, about a third less time per sync on ext4. Reading
+/// takes zeros to the end as the end of the records.
 final class ControlLog {
     let directory: String
     private(set) var segment: UInt64
@@ -14,11 +20,16 @@ final class ControlLog {
     private(set) var length: Int
     /// A failed write may have left bytes past `length`.
     private var mayHaveGarbage = false
+    /// The file's length, records and zeros ahead; nil until read at the next append.
+    private var allocated: Int?
+    /// How many zeros to keep ahead when the records reach them.
+    let room: Int
 
-    init(directory: String, segment: UInt64, length: Int) {
+    init(directory: String, segment: UInt64, length: Int, room: Int = 64 << 10) {
         self.directory = directory
         self.segment = segment
         self.length = length
+        self.room = room
     }
 
     static func path(_ directory: String, segment: UInt64) -> String {
@@ -41,15 +52,33 @@ final class ControlLog {
             let fd = try Syscalls.open(path, .writeCreating)
             defer { Syscalls.close(fd) }
             do throws(SystemError) {
+                let end = length + bytes.count
+                var allocated: Int
+                if let known = self.allocated { allocated = known } else { allocated = try Syscalls.fileLength(fd) }
                 try Syscalls.write(fd, bytes, at: length)
                 if mayHaveGarbage {
-                    try Syscalls.truncate(fd, to: length + bytes.count)
+                    try Syscalls.truncate(fd, to: end)
                     mayHaveGarbage = false
+                    allocated = end
+                }
+                if end >= allocated {
+                    // This append grows the file anyway: by `room` zeros
+                    // more, synced with it. Without them (a full disk: the
+                    // part written is given back) the log still works, with
+                    // slower syncs.
+                    if (try? Syscalls.write(fd, zeros(room), at: end)) != nil {
+                        allocated = end + room
+                    } else {
+                        try Syscalls.truncate(fd, to: end)
+                        allocated = end
+                    }
                 }
                 try Syscalls.synchronizeData(fd)
-                length += bytes.count
+                self.allocated = allocated
+                length = end
             } catch {
                 mayHaveGarbage = true
+                allocated = nil
                 try? Syscalls.truncate(fd, to: length)
                 throw error
             }
@@ -65,7 +94,15 @@ final class ControlLog {
         try Self.create(directory, segment: next)
         segment = next
         length = ControlFile.preambleLength
+        allocated = length
         mayHaveGarbage = false
+    }
+
+    /// Zeros to write ahead of the records, made once for each size.
+    private var zeroBuffer: [UInt8] = []
+    private func zeros(_ count: Int) -> [UInt8] {
+        if zeroBuffer.count != count { zeroBuffer = [UInt8](repeating: 0, count: count) }
+        return zeroBuffer
     }
 
     /// Creates segment `segment` holding only its preamble, durably.

@@ -54,7 +54,11 @@ final class FileStore: @unchecked Sendable {
         let loaded = try writer.load(retention: retention, report: report)
         self.writer = writer
         self.report = report
-        self.controlLog = ControlLog(directory: directory, segment: loaded.segment, length: loaded.segmentLength)
+        // Room ahead of the records: 64 KiB (hundreds of groups), less for
+        // a small segment, so that it holds few more zeros than records.
+        self.controlLog = ControlLog(
+            directory: directory, segment: loaded.segment, length: loaded.segmentLength,
+            room: min(64 << 10, max(4096, controlLogLimit / 8)))
         self.policy = DurabilityPolicy(
             syncInterval: syncInterval, segment: loaded.segment, segmentBytes: loaded.segmentLength)
         policy.finishedSnapshot(bytes: loaded.snapshotBytes)

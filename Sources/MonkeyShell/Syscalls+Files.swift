@@ -64,6 +64,13 @@ extension Syscalls {
         }
     }
 
+    /// The file's length: `fstat(2)`'s `st_size`.
+    public static func fileLength(_ fd: Int32) throws(SystemError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("fstat") }
+        return Int(info.st_size)
+    }
+
     /// `ftruncate(2)`
     public static func truncate(_ fd: Int32, to length: Int) throws(SystemError) {
         while ftruncate(fd, off_t(length)) != 0 {

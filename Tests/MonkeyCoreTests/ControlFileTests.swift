@@ -51,8 +51,32 @@ struct ControlFileTests {
             let whole = ends.filter { $0 <= length }
             #expect(contents.records == Array(records.prefix(whole.count - 1)), "cut at \(length)")
             #expect(contents.validLength == whole.last)
-            #expect((contents.damage == nil) == (length == whole.last))
+            // Only zeros left of a torn record (the low byte of its length) read as room ahead.
+            let onlyZeros = bytes[(whole.last ?? 0)..<length].allSatisfy { $0 == 0 }
+            #expect((contents.damage == nil) == onlyZeros)
         }
+    }
+
+    /// The log keeps zeros ahead of its records: they end it cleanly, and
+    /// the next append goes where they start; anything but zeros after the
+    /// last record is a torn write, cut there.
+    @Test func zerosAfterTheLastRecordAreRoomNotDamage() throws {
+        let records = try Self.records()
+        let bytes = Self.log(records)
+        for room in [1, 7, 4096] {
+            let contents = ControlFile.decodeLog(bytes + [UInt8](repeating: 0, count: room))
+            #expect(contents.records == records)
+            #expect(contents.damage == nil)
+            #expect(contents.validLength == bytes.count)
+            var torn = bytes + [UInt8](repeating: 0, count: room)
+            torn[torn.count - 1] = 0x01
+            let cut = ControlFile.decodeLog(torn)
+            #expect(cut.records == records)
+            #expect(cut.damage != nil)
+            #expect(cut.validLength == bytes.count)
+        }
+        let empty = ControlFile.decodeLog(Self.log([]) + [UInt8](repeating: 0, count: 100))
+        #expect(empty.records.isEmpty && empty.damage == nil && empty.validLength == ControlFile.preambleLength)
     }
 
     /// Any flipped byte of a record is caught by its checksum: reading stops before it.

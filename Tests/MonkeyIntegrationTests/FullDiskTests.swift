@@ -52,7 +52,7 @@ struct FullDiskTests {
         #expect(try eventually { try Self.typed(daemon) > 200 })
 
         // Full: the change cannot be made durable, so it is refused and not
-        // made. (A change may still fit in the last page of the control log.)
+        // made. (Changes still fit in the zeros the control log keeps ahead.)
         var refusal: [String] = []
         var acknowledged = 20
         var attempt = 0

@@ -105,11 +105,17 @@ struct GroupCommitTests {
         let directory = state.path + "/sessions"
         let segment = try #require(
             try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("control.") }.max())
-        // What a torn write of a change leaves: the start of a record.
+        // What a torn write of a change leaves: the start of a record, where
+        // the records end and the zeros the log keeps ahead of them begin.
+        let path = "\(directory)/\(segment)"
+        let written = try #require(FileManager.default.contents(atPath: path))
+        let end = ControlFile.decodeLog(Array(written)).validLength
+        #expect(written.count > end, "room ahead of the records")
+        #expect(written[end...].allSatisfy { $0 == 0 })
         var record: [UInt8] = []
         ControlFile.append(.deleted(try #require(SessionName("a"))), to: &record)
-        let handle = try #require(FileHandle(forWritingAtPath: "\(directory)/\(segment)"))
-        try handle.seekToEnd()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(end))
         try handle.write(contentsOf: Data(record.prefix(record.count - 2)))
         try handle.close()
 

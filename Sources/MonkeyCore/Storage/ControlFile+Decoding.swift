@@ -10,7 +10,8 @@ public struct ControlLogContents: Sendable, Equatable {
 }
 
 extension ControlFile {
-    /// Reads a log segment, stopping at the first record that is torn or corrupt.
+    /// Reads a log segment, stopping at the first record that is torn or
+    /// corrupt, or where only zeros follow (the segment's room ahead).
     public static func decodeLog(_ bytes: UnsafeRawBufferPointer) -> ControlLogContents {
         var contents = ControlLogContents()
         guard EntryFileContents.Damage.checkHeader(logHeader, of: bytes, damage: &contents.damage) else {
@@ -28,7 +29,10 @@ extension ControlFile {
                 contents.records.append(record)
                 offset = end
             case .failure(let damage):
-                contents.damage = damage
+                // Zeros to the end are the room the log keeps ahead of its
+                // records (see `ControlLog`), not damage: no record starts
+                // with a zero length.
+                if !bytes[offset...].allSatisfy({ $0 == 0 }) { contents.damage = damage }
                 contents.validLength = offset
                 return contents
             }
