@@ -44,7 +44,8 @@ public enum Verb: String, Sendable, CaseIterable {
         }
     }
 
-    /// The verb `bytes` spell in any ASCII case, or nil. Every request is
+    /// The verb `bytes` spell in any ASCII case, or nil. ASCII case only:
+    /// Unicode case mapping would make `ſtop` a verb. Every request is
     /// looked up so: the word's bytes, upper-cased, are packed into one
     /// integer and compared with each verb's, with no string built.
     public init?(spelling bytes: some Collection<UInt8>) {

@@ -307,7 +307,6 @@ public struct RequestParser: Sendable {
         }
     }
 
-    /// Verbs ignore ASCII case only: Unicode case mapping would make `ſtop` a verb.
     private static func repeated(_ key: String) -> ProtocolError {
         ProtocolError(.badArgument, "\(key) is given twice")
     }
