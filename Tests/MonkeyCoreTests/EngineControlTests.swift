@@ -65,6 +65,24 @@ struct EngineControlTests {
         #expect(harness.tick(now: ms(20_100)).entries.map(\.entry.number) == [4])
     }
 
+    /// A target the session can never type: the change is made, and the
+    /// answer and the event say why, the event's text naming only what changed.
+    @Test func setOfAHopelessTargetWarns() throws {
+        var harness = Harness()
+        try harness.expectOK("START a alphabet=x monkeys=3")
+        let set = try harness.send("SET a target=xz", now: ms(50))
+        guard case .ok(let text?) = set.status else {
+            Issue.record("not OK with a text: \(set.status)")
+            return
+        }
+        #expect(text.hasPrefix("updated a; warning: the target can never be typed"))
+        let event = try #require(set.events.first)
+        #expect(event.fields.map(\.key) == ["target", "warning"])
+        #expect(event.fields.last?.value == String(text.dropFirst("updated a; warning: ".count)))
+        #expect(event.message == "changed session a: target=xz")
+        #expect(harness.engine.session(named: try sessionName("a"))?.settings.target.target == "xz")
+    }
+
     @Test func setChangesALiveSession() throws {
         var harness = Harness()
         try harness.expectOK("START a alphabet=x")
@@ -74,6 +92,7 @@ struct EngineControlTests {
         #expect(set.events.first?.kind == .set)
         let fields = [Event.Field("target", "yy"), Event.Field("monkeys", "5"), Event.Field("alphabet", "y")]
         #expect(set.events.first?.fields == fields)
+        #expect(set.events.first?.message == "changed session a: target=yy monkeys=5 alphabet=y")
         #expect(harness.tick(now: ms(200)).entries.map(\.entry.text) == ["yyyyy"])
         try harness.expectOK("SET a interval=1s", now: ms(250))
         #expect(harness.tick(now: ms(300)).entries.isEmpty, "the old schedule is gone")

@@ -125,11 +125,15 @@ extension Engine {
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
         if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
-        let warning = impossibility.map { [Event.Field("warning", Self.neverTyped($0))] } ?? []
-        reply.events.append(
-            Event(
-                kind: .set, session: name, fields: fields + warning, peer: peer,
-                message: "changed session \(name): " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
+        var message = "changed session \(name):"
+        for field in fields {
+            message += " "
+            message += field.key
+            message += "="
+            message += field.value
+        }
+        if let impossibility { fields.append(Event.Field("warning", Self.neverTyped(impossibility))) }
+        reply.events.append(Event(kind: .set, session: name, fields: fields, peer: peer, message: message))
         return reply
     }
 

@@ -6,9 +6,10 @@ public struct SessionName: Sendable, Hashable, Comparable, CustomStringConvertib
     public static let maximumLength = 64
 
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard (1...SessionName.maximumLength).contains(bytes.count) else { return nil }
-        guard bytes[0] != UInt8(ascii: ".") && bytes[0] != UInt8(ascii: "-") else { return nil }
+        // Read where the bytes lie: every request naming a session comes here.
+        let bytes = text.utf8
+        guard let first = bytes.first, bytes.count <= SessionName.maximumLength else { return nil }
+        guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return nil }
         guard bytes.allSatisfy(SessionName.isAllowed) else { return nil }
         self.text = text
     }
