@@ -107,12 +107,7 @@ extension Engine {
             return scheduled.session.snapshot
         }
         guard let snapshot else { return noSuchSession(name) }
-        let before = previous.session.settings
-        let after = snapshot.settings
-        // Most changes (the interval, the seed) leave the odds as they were.
-        let odds =
-            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
-            ? previous.odds : odds(of: after)
+        let odds = odds(of: snapshot.settings, keeping: previous)
         _ = sessions.withSession(inSlot: slot) { $0.odds = odds }
         var reply = Reply(status: nil)
         reply.change = Change(effect: .save(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
@@ -186,18 +181,23 @@ extension Engine {
             return Change(effect: effect, previous: nil, previousDue: nil)
         }
         let change = Change(effect: effect, previous: previous, previousDue: sessions.due(ofSlot: slot))
-        let before = previous.session.settings
-        let after = session.settings
-        // Most changes (STOP, CLEAR, the interval) leave the odds as they were.
-        let odds =
-            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
-            ? previous.odds : odds(of: after)
+        let odds = odds(of: session.settings, keeping: previous)
         _ = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session = session
             scheduled.odds = odds
             scheduled.attentionID = 0
         }
         return change
+    }
+
+    /// The odds of a session's new settings: those it had when the target,
+    /// the monkeys and the alphabet are unchanged, as most changes (STOP,
+    /// the interval, the seed) leave them.
+    private mutating func odds(of after: SessionSettings, keeping previous: ScheduledSession) -> Odds? {
+        let before = previous.session.settings
+        let unchanged =
+            before.target == after.target && before.monkeys == after.monkeys && before.alphabet == after.alphabet
+        return unchanged ? previous.odds : odds(of: after)
     }
 
     private mutating func status(_ name: SessionName?) -> Reply {
