@@ -25,8 +25,7 @@ extension Daemon {
             eventLog.setCapacity(loaded.maximumEvents)
             events.record(
                 Event(
-                    kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil,
-                    message: "reloaded the configuration from \(options.configurationPath)"))
+                    kind: .reload, session: nil, fields: [Event.Field("config", options.configurationPath)], peer: nil))
         } catch {
             events.log(.error, "kept the old configuration: \(error.message)")
         }

@@ -59,6 +59,6 @@ extension Daemon {
             fields: [
                 Event.Field("id", String(entry.id)), Event.Field("number", String(entry.number)),
                 Event.Field("text", entry.text), Event.Field("hit", entry.isHit ? "yes" : "no"),
-            ], peer: nil, message: "\(name): \(entry.number). \(entry.text)")
+            ], peer: nil)
     }
 }

@@ -49,7 +49,7 @@ final class StandardErrorSink: EventSink {
         output.append(contentsOf: "monkeyd: ".utf8)
         output.append(contentsOf: event.kind.rawValue.utf8)
         output.append(contentsOf: ": ".utf8)
-        output.append(contentsOf: event.message.utf8)
+        event.appendMessage(to: &output)
         if !event.fields.isEmpty || event.peer != nil {
             output.append(contentsOf: " [".utf8)
             let start = output.count

@@ -74,9 +74,7 @@ extension Engine {
                 kind: .start, session: name,
                 fields: Engine.settingsFields(session.settings) + [
                     Event.Field("created", existing == nil ? "yes" : "no")
-                ] + warningFields(name), peer: peer,
-                message: "\(existing == nil ? "created and started" : "started") session \(name): "
-                    + "\(session.settings.monkeys) monkeys every \(session.settings.interval)"))
+                ] + warningFields(name), peer: peer))
         return reply
     }
 
@@ -89,8 +87,7 @@ extension Engine {
         unschedule(name)
         reply.events.append(
             Event(
-                kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer,
-                message: "stopped session \(name) after \(session.typed) entries"))
+                kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer))
         return reply
     }
 
@@ -120,15 +117,8 @@ extension Engine {
         if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
         if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
-        var message = "changed session \(name):"
-        for field in fields {
-            message += " "
-            message += field.key
-            message += "="
-            message += field.value
-        }
         if let impossibility { fields.append(Event.Field("warning", Self.neverTyped(impossibility))) }
-        reply.events.append(Event(kind: .set, session: name, fields: fields, peer: peer, message: message))
+        reply.events.append(Event(kind: .set, session: name, fields: fields, peer: peer))
         return reply
     }
 
@@ -154,7 +144,7 @@ extension Engine {
             Event(
                 kind: .clear, session: name,
                 fields: [Event.Field("entries", String(removed)), Event.Field("id", String(snapshot.nextID))],
-                peer: peer, message: "cleared session \(name) (\(removed) entries removed)"))
+                peer: peer))
         return reply
     }
 
@@ -167,8 +157,7 @@ extension Engine {
         reply.endsFollowers = (name, .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
         reply.events.append(
             Event(
-                kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer,
-                message: "deleted session \(name)"))
+                kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer))
         return reply
     }
 

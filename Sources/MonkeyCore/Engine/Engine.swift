@@ -89,9 +89,7 @@ public struct Engine {
                 Event.Field("entries", String(session.log.count)),
                 Event.Field("id", String(session.nextID)),
                 Event.Field("number", String(session.nextNumber)),
-            ], peer: nil,
-            message:
-                "restored session \(name) (\(session.isTyping ? "typing" : "stopped"), \(session.log.count) entries)")
+            ], peer: nil)
     }
 
     /// The odds of a target with these settings. Sessions often share
@@ -282,7 +280,7 @@ public struct Engine {
             fields: [
                 Event.Field("target", target), Event.Field("id", String(entry.id)),
                 Event.Field("number", String(entry.number)), Event.Field("text", entry.text),
-            ], peer: nil, message: "session \(name) typed its target in entry \(entry.number) (id \(entry.id))")
+            ], peer: nil)
     }
 
     private func bestEvent(_ name: SessionName, _ entry: Entry) -> Event {
@@ -293,8 +291,7 @@ public struct Engine {
             fields: [
                 Event.Field("target", session?.settings.target.target ?? ""), Event.Field("best", best),
                 Event.Field("id", String(entry.id)), Event.Field("number", String(entry.number)),
-            ], peer: nil,
-            message: "session \(name) came closer to its target: \"\(best)\" in entry \(entry.number) (id \(entry.id))")
+            ], peer: nil)
     }
 
     static func settingsFields(_ settings: SessionSettings) -> [Event.Field] {

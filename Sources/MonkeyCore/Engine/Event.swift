@@ -24,7 +24,6 @@ public struct Event: Sendable, Equatable {
     /// The event's own fields, as protocol field names (`target`, `monkeys`, `id`...).
     public let fields: [Field]
     public let peer: Peer?
-    public let message: String
 
     public struct Field: Sendable, Equatable {
         public let key: String
@@ -36,11 +35,11 @@ public struct Event: Sendable, Equatable {
         }
     }
 
-    public init(kind: Kind, session: SessionName?, fields: [Field], peer: Peer?, message: String) {
+    /// Its sentence is made from these when it is written (Event+Message.swift).
+    public init(kind: Kind, session: SessionName?, fields: [Field], peer: Peer?) {
         self.kind = kind
         self.session = session
         self.fields = fields
         self.peer = peer
-        self.message = message
     }
 }

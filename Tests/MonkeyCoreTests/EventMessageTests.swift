@@ -1,0 +1,68 @@
+import Testing
+
+@testable import MonkeyCore
+
+/// The sentence of each kind of event, made from its fields when the sink
+/// writes it: what operators read in the journal and on stderr.
+struct EventMessageTests {
+    @Test func controlActionsReadAsBefore() throws {
+        var harness = Harness()
+        let created = try harness.send("START a monkeys=3 interval=250ms")
+        #expect(created.events.map(\.message) == ["created and started session a: 3 monkeys every 250ms"])
+        let stopped = try harness.send("STOP a")
+        #expect(stopped.events.map(\.message) == ["stopped session a after 0 entries"])
+        let started = try harness.send("START a")
+        #expect(started.events.map(\.message) == ["started session a: 3 monkeys every 250ms"])
+        harness.tick(times: 4, every: ms(250), from: ms(250))
+        let cleared = try harness.send("CLEAR a")
+        #expect(cleared.events.map(\.message) == ["cleared session a (4 entries removed)"])
+        // The warning is a field of its own, not part of the sentence.
+        let changed = try harness.send("SET a target=\"to be\" monkeys=2")
+        #expect(changed.events.map(\.message) == ["changed session a: target=to be monkeys=2"])
+        #expect(changed.events.first?.value(of: "warning").isEmpty == false)
+        let deleted = try harness.send("DELETE a")
+        #expect(deleted.events.map(\.message) == ["deleted session a"])
+    }
+
+    @Test func hitsAndBestProgressNameTheEntry() throws {
+        var harness = Harness()
+        try harness.expectOK("START a alphabet=ab monkeys=1 target=a")
+        var events: [Event] = []
+        for step in 1...40 as ClosedRange<UInt64> { events += harness.tick(now: ms(100 * step)).events }
+        let hit = try #require(events.first { $0.kind == .hit })
+        #expect(
+            hit.message
+                == "session a typed its target in entry \(hit.value(of: "number")) (id \(hit.value(of: "id")))")
+        let best = try #require(events.first { $0.kind == .best })
+        #expect(
+            best.message
+                == "session a came closer to its target: \"a\" in entry \(best.value(of: "number")) (id \(best.value(of: "id")))"
+        )
+    }
+
+    @Test func restoresSayWhetherTheSessionTypes() throws {
+        var harness = Harness()
+        try harness.expectOK("START typing")
+        try harness.expectOK("START idle")
+        try harness.expectOK("STOP idle")
+        harness.tick(times: 3)
+        var restored = Harness()
+        let typing = try #require(harness.engine.session(named: try sessionName("typing")))
+        let idle = try #require(harness.engine.session(named: try sessionName("idle")))
+        #expect(restored.engine.restore(typing, now: 0).message == "restored session typing (typing, 3 entries)")
+        #expect(restored.engine.restore(idle, now: 0).message == "restored session idle (stopped, 0 entries)")
+    }
+
+    @Test func daemonEventsReadAsBefore() throws {
+        let reload = Event(
+            kind: .reload, session: nil, fields: [Event.Field("config", "/etc/monkeyd.conf")], peer: nil)
+        #expect(reload.message == "reloaded the configuration from /etc/monkeyd.conf")
+        let typed = Event(
+            kind: .typed, session: try sessionName("a"),
+            fields: [
+                Event.Field("id", "9"), Event.Field("number", "7"), Event.Field("text", "qwert"),
+                Event.Field("hit", "no"),
+            ], peer: nil)
+        #expect(typed.message == "a: 7. qwert")
+    }
+}
