@@ -46,18 +46,18 @@ final class StandardErrorSink: EventSink {
 
     /// `monkeyd: start: message [key=value ... peer_uid=0 peer_pid=1]`
     private func append(_ event: Event, to output: inout [UInt8]) {
-        output.append(contentsOf: "monkeyd: ".utf8)
-        output.append(contentsOf: event.kind.rawValue.utf8)
-        output.append(contentsOf: ": ".utf8)
+        output.appendLiteral("monkeyd: ")
+        output.appendUTF8(event.kind.rawValue)
+        output.appendLiteral(": ")
         event.appendMessage(to: &output)
         if !event.fields.isEmpty || event.peer != nil {
-            output.append(contentsOf: " [".utf8)
+            output.appendLiteral(" [")
             let start = output.count
             for field in event.fields { ResponseEncoder.appendField(field.key, field.value, to: &output) }
             if let peer = event.peer {
-                output.append(contentsOf: " peer_uid=".utf8)
+                output.appendLiteral(" peer_uid=")
                 ResponseEncoder.appendDecimal(UInt64(peer.uid), to: &output)
-                output.append(contentsOf: " peer_pid=".utf8)
+                output.appendLiteral(" peer_pid=")
                 ResponseEncoder.appendDecimal(UInt64(max(peer.pid, 0)), to: &output)
             }
             // Every field was written with its leading blank; the first needs none.

@@ -13,81 +13,75 @@ extension Event {
         let name = session?.text ?? ""
         switch kind {
         case .start:
-            output.put(value(of: "created") == "yes" ? "created and started session " : "started session ")
-            output.put(name)
-            output.put(": ")
-            output.put(value(of: "monkeys"))
-            output.put(" monkeys every ")
-            output.put(value(of: "interval"))
+            output.appendLiteral(value(of: "created") == "yes" ? "created and started session " : "started session ")
+            output.appendUTF8(name)
+            output.appendLiteral(": ")
+            output.appendUTF8(value(of: "monkeys"))
+            output.appendLiteral(" monkeys every ")
+            output.appendUTF8(value(of: "interval"))
         case .stop:
-            output.put("stopped session ")
-            output.put(name)
-            output.put(" after ")
-            output.put(value(of: "typed"))
-            output.put(" entries")
+            output.appendLiteral("stopped session ")
+            output.appendUTF8(name)
+            output.appendLiteral(" after ")
+            output.appendUTF8(value(of: "typed"))
+            output.appendLiteral(" entries")
         case .set:
-            output.put("changed session ")
-            output.put(name)
-            output.put(":")
+            output.appendLiteral("changed session ")
+            output.appendUTF8(name)
+            output.appendLiteral(":")
             for field in fields where field.key != "warning" {
-                output.put(" ")
-                output.put(field.key)
-                output.put("=")
-                output.put(field.value)
+                output.appendLiteral(" ")
+                output.appendUTF8(field.key)
+                output.appendLiteral("=")
+                output.appendUTF8(field.value)
             }
         case .clear:
-            output.put("cleared session ")
-            output.put(name)
-            output.put(" (")
-            output.put(value(of: "entries"))
-            output.put(" entries removed)")
+            output.appendLiteral("cleared session ")
+            output.appendUTF8(name)
+            output.appendLiteral(" (")
+            output.appendUTF8(value(of: "entries"))
+            output.appendLiteral(" entries removed)")
         case .delete:
-            output.put("deleted session ")
-            output.put(name)
+            output.appendLiteral("deleted session ")
+            output.appendUTF8(name)
         case .hit:
-            output.put("session ")
-            output.put(name)
-            output.put(" typed its target in entry ")
-            output.put(value(of: "number"))
-            output.put(" (id ")
-            output.put(value(of: "id"))
-            output.put(")")
+            output.appendLiteral("session ")
+            output.appendUTF8(name)
+            output.appendLiteral(" typed its target in entry ")
+            output.appendUTF8(value(of: "number"))
+            output.appendLiteral(" (id ")
+            output.appendUTF8(value(of: "id"))
+            output.appendLiteral(")")
         case .best:
-            output.put("session ")
-            output.put(name)
-            output.put(" came closer to its target: \"")
-            output.put(value(of: "best"))
-            output.put("\" in entry ")
-            output.put(value(of: "number"))
-            output.put(" (id ")
-            output.put(value(of: "id"))
-            output.put(")")
+            output.appendLiteral("session ")
+            output.appendUTF8(name)
+            output.appendLiteral(" came closer to its target: \"")
+            output.appendUTF8(value(of: "best"))
+            output.appendLiteral("\" in entry ")
+            output.appendUTF8(value(of: "number"))
+            output.appendLiteral(" (id ")
+            output.appendUTF8(value(of: "id"))
+            output.appendLiteral(")")
         case .restore:
-            output.put("restored session ")
-            output.put(name)
-            output.put(value(of: "state") == "running" ? " (typing, " : " (stopped, ")
-            output.put(value(of: "entries"))
-            output.put(" entries)")
+            output.appendLiteral("restored session ")
+            output.appendUTF8(name)
+            output.appendLiteral(value(of: "state") == "running" ? " (typing, " : " (stopped, ")
+            output.appendUTF8(value(of: "entries"))
+            output.appendLiteral(" entries)")
         case .reload:
-            output.put("reloaded the configuration from ")
-            output.put(value(of: "config"))
+            output.appendLiteral("reloaded the configuration from ")
+            output.appendUTF8(value(of: "config"))
         case .typed:
-            output.put(name)
-            output.put(": ")
-            output.put(value(of: "number"))
-            output.put(". ")
-            output.put(value(of: "text"))
+            output.appendUTF8(name)
+            output.appendLiteral(": ")
+            output.appendUTF8(value(of: "number"))
+            output.appendLiteral(". ")
+            output.appendUTF8(value(of: "text"))
         }
     }
 
     /// The value of one of the event's fields; empty when it has none.
     public func value(of key: String) -> String {
         fields.first { $0.key == key }?.value ?? ""
-    }
-}
-
-extension [UInt8] {
-    fileprivate mutating func put(_ text: String) {
-        append(contentsOf: text.utf8)
     }
 }

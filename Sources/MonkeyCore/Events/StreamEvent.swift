@@ -27,14 +27,14 @@ public struct StreamEvent: Sendable, Equatable {
 
     /// The event's data line.
     public func append(to output: inout [UInt8]) {
-        output.append(contentsOf: "event id=".utf8)
+        output.appendLiteral("event id=")
         ResponseEncoder.appendDecimal(id, to: &output)
-        output.append(contentsOf: " time=".utf8)
+        output.appendLiteral(" time=")
         output.append(contentsOf: Self.timestamp(milliseconds: time).utf8)
-        output.append(contentsOf: " kind=".utf8)
-        output.append(contentsOf: kind.rawValue.utf8)
-        output.append(contentsOf: " session=".utf8)
-        output.append(contentsOf: session.text.utf8)
+        output.appendLiteral(" kind=")
+        output.appendUTF8(kind.rawValue)
+        output.appendLiteral(" session=")
+        output.appendUTF8(session.text)
         for field in fields { ResponseEncoder.appendField(field.key, field.value, to: &output) }
         output.append(0x0A)
     }
@@ -96,9 +96,10 @@ public struct StreamEventDraft: Sendable, Equatable {
         case .stop:
             return [StreamEventDraft(kind: .stopped, session: session, fields: [])]
         case .set:
-            return [
-                StreamEventDraft(kind: .updated, session: session, fields: event.fields.filter { $0.key != "warning" })
-            ]
+            // The fields as they are, unless there is a warning to leave out: no copy for most changes.
+            let hasWarning = event.fields.contains { $0.key == "warning" }
+            let fields = hasWarning ? event.fields.filter { $0.key != "warning" } : event.fields
+            return [StreamEventDraft(kind: .updated, session: session, fields: fields)]
         case .clear:
             return [StreamEventDraft(kind: .cleared, session: session, fields: [])]
         case .delete:

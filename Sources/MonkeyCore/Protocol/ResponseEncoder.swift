@@ -1,7 +1,7 @@
 /// Writes records and status lines as protocol bytes (logfmt data lines).
 public enum ResponseEncoder {
     public static func append(_ record: Record, to output: inout [UInt8]) {
-        output.append(contentsOf: record.type.utf8)
+        output.appendUTF8(record.type)
         for field in record.fields {
             appendField(field.key, field.value, to: &output)
         }
@@ -11,14 +11,14 @@ public enum ResponseEncoder {
     public static func append(_ status: Status, to output: inout [UInt8]) {
         switch status {
         case .ok(nil):
-            output.append(contentsOf: "OK\n".utf8)
+            output.appendLiteral("OK\n")
         case .ok(let text?):
-            output.append(contentsOf: "OK ".utf8)
+            output.appendLiteral("OK ")
             appendSingleLine(text, to: &output)
             output.append(0x0A)
         case .error(let error):
-            output.append(contentsOf: "ERR ".utf8)
-            output.append(contentsOf: error.code.rawValue.utf8)
+            output.appendLiteral("ERR ")
+            output.appendUTF8(error.code.rawValue)
             output.append(0x20)
             appendSingleLine(error.message, to: &output)
             output.append(0x0A)
@@ -28,21 +28,21 @@ public enum ResponseEncoder {
     /// An entry line, written without building a `Record`: this is the hot
     /// path of LOG, TAIL and followers.
     public static func appendEntry(_ entry: Entry, session: SessionName, to output: inout [UInt8]) {
-        output.append(contentsOf: "entry session=".utf8)
-        output.append(contentsOf: session.text.utf8)
-        output.append(contentsOf: " id=".utf8)
+        output.appendLiteral("entry session=")
+        output.appendUTF8(session.text)
+        output.appendLiteral(" id=")
         appendDecimal(entry.id, to: &output)
-        output.append(contentsOf: " number=".utf8)
+        output.appendLiteral(" number=")
         appendDecimal(entry.number, to: &output)
-        output.append(contentsOf: " text=".utf8)
+        output.appendLiteral(" text=")
         appendValue(entry.text, to: &output)
-        if entry.isHit { output.append(contentsOf: " hit=yes".utf8) }
+        if entry.isHit { output.appendLiteral(" hit=yes") }
         output.append(0x0A)
     }
 
     public static func appendField(_ key: String, _ value: String, to output: inout [UInt8]) {
         output.append(0x20)
-        output.append(contentsOf: key.utf8)
+        output.appendUTF8(key)
         output.append(0x3D)
         appendValue(value, to: &output)
     }

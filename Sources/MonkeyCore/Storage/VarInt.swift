@@ -101,7 +101,7 @@ extension Array where Element == UInt8 {
     /// A UTF-8 text preceded by its length (a `VarInt`), as `FieldReader.text` reads it.
     mutating func appendText(_ text: String) {
         VarInt.append(UInt64(text.utf8.count), to: &self)
-        append(contentsOf: text.utf8)
+        appendUTF8(text)
     }
 
     /// A little-endian UInt64.
