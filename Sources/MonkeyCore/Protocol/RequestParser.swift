@@ -131,7 +131,7 @@ public struct RequestParser: Sendable {
         return request
     }
 
-    private func settings(_ pairs: [(key: String, value: String)], verb: Verb) throws(ProtocolError)
+    private func settings(_ pairs: SettingTokens, verb: Verb) throws(ProtocolError)
         -> SettingsChange
     {
         var change = SettingsChange()
@@ -179,7 +179,7 @@ public struct RequestParser: Sendable {
         return change
     }
 
-    private func query(_ pairs: [(key: String, value: String)]) throws(ProtocolError) -> LogQuery {
+    private func query(_ pairs: SettingTokens) throws(ProtocolError) -> LogQuery {
         var query = LogQuery()
         for (key, value) in pairs {
             switch key {
@@ -200,7 +200,7 @@ public struct RequestParser: Sendable {
         return query
     }
 
-    private func events(_ pairs: [(key: String, value: String)]) throws(ProtocolError) -> EventsQuery {
+    private func events(_ pairs: SettingTokens) throws(ProtocolError) -> EventsQuery {
         var query = EventsQuery()
         for (key, value) in pairs {
             switch key {
@@ -222,7 +222,7 @@ public struct RequestParser: Sendable {
         return query
     }
 
-    private func wait(_ pairs: [(key: String, value: String)], verb: Verb) throws(ProtocolError)
+    private func wait(_ pairs: SettingTokens, verb: Verb) throws(ProtocolError)
         -> (WaitCondition, Interval?)
     {
         var condition: WaitCondition?
@@ -366,13 +366,11 @@ private struct Arguments {
         return patterns
     }
 
-    mutating func settings() throws(ProtocolError) -> [(key: String, value: String)] {
-        var pairs: [(key: String, value: String)] = []
-        while case .setting(let key, let value) = tokens.first {
-            tokens.removeFirst()
-            pairs.append((key, value))
-        }
-        return pairs
+    /// The settings that come next, read where they lie.
+    mutating func settings() -> SettingTokens {
+        let settings = tokens.prefix { if case .setting = $0 { true } else { false } }
+        tokens = tokens[settings.endIndex...]
+        return SettingTokens(tokens: settings)
     }
 
     func finish() throws(ProtocolError) {
@@ -385,6 +383,17 @@ private struct Arguments {
             throw ProtocolError(
                 .badArgument, "\(verb.rawValue) takes no setting \(RequestParser.quote(key)); usage: \(verb.usage)")
         }
+    }
+}
+
+/// `key=value` tokens as pairs, without an array of their own: SET and
+/// START are the requests most often parsed.
+private struct SettingTokens: Sequence, IteratorProtocol {
+    var tokens: ArraySlice<Token>
+
+    mutating func next() -> (key: String, value: String)? {
+        guard case .setting(let key, let value) = tokens.popFirst() else { return nil }
+        return (key, value)
     }
 }
 
