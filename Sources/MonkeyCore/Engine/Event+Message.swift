@@ -47,21 +47,15 @@ extension Event {
         case .hit:
             output.appendLiteral("session ")
             output.appendUTF8(name)
-            output.appendLiteral(" typed its target in entry ")
-            output.appendUTF8(value(of: "number"))
-            output.appendLiteral(" (id ")
-            output.appendUTF8(value(of: "id"))
-            output.appendLiteral(")")
+            output.appendLiteral(" typed its target in ")
+            appendEntry(to: &output)
         case .best:
             output.appendLiteral("session ")
             output.appendUTF8(name)
             output.appendLiteral(" came closer to its target: \"")
             output.appendUTF8(value(of: "best"))
-            output.appendLiteral("\" in entry ")
-            output.appendUTF8(value(of: "number"))
-            output.appendLiteral(" (id ")
-            output.appendUTF8(value(of: "id"))
-            output.appendLiteral(")")
+            output.appendLiteral("\" in ")
+            appendEntry(to: &output)
         case .restore:
             output.appendLiteral("restored session ")
             output.appendUTF8(name)
@@ -78,6 +72,15 @@ extension Event {
             output.appendLiteral(". ")
             output.appendUTF8(value(of: "text"))
         }
+    }
+
+    /// `entry 7 (id 42)`: the entry a hit or best progress was typed in.
+    private func appendEntry(to output: inout [UInt8]) {
+        output.appendLiteral("entry ")
+        output.appendUTF8(value(of: "number"))
+        output.appendLiteral(" (id ")
+        output.appendUTF8(value(of: "id"))
+        output.appendLiteral(")")
     }
 
     /// The value of one of the event's fields; empty when it has none.
