@@ -26,6 +26,8 @@ final class FileStore: @unchecked Sendable {
     var problem: String?
     /// For metrics.
     var counters = Counters()
+    /// Where each event's record is assembled before it joins the outbox.
+    private let recordScratch = ByteBuffer()
 
     struct Counters {
         /// Appends (with their sync) of the control log, and the records they held.
@@ -189,7 +191,7 @@ final class FileStore: @unchecked Sendable {
     /// Records an event of the stream; past twice `log`'s capacity in the
     /// file, the file is rewritten with the events the log keeps.
     func record(_ event: StreamEvent, retained log: EventLog) {
-        EventFile.append(event, to: &outbox.events)
+        EventFile.append(event, to: &outbox.events, assemblingIn: recordScratch)
         eventsInFile += 1
         guard eventsInFile >= 2 * log.capacity else { return }
         outbox.eventsFile = log.retained

@@ -16,11 +16,14 @@ extension Syscalls {
     /// output on EINTR. A closed pipe ends the process with SIGPIPE, as for
     /// any filter.
     public static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBufferPointer { writeAll($0, to: fd) }
+    }
+
+    /// `write(2)` of all bytes, as above, from where they lie.
+    public static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            }
+            let written = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0 && errno == EINTR {

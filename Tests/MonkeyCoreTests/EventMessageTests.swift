@@ -66,3 +66,43 @@ struct EventMessageTests {
         #expect(typed.message == "a: 7. qwert")
     }
 }
+
+/// The line written to stderr when no journal listens.
+struct EventLogLineTests {
+    private func line(_ event: Event, capacity: Int = 512) -> String {
+        let buffer = ByteBuffer(capacity: capacity)
+        event.appendLogLine(to: buffer)
+        return buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func fieldsAndPeerFollowTheSentence() throws {
+        let event = Event(
+            kind: .set, session: try sessionName("q"),
+            fields: [Event.Field("target", "to be"), Event.Field("monkeys", "7")],
+            peer: Peer(uid: 1000, pid: 4242, mayChange: true))
+        #expect(
+            line(event)
+                == "monkeyd: set: changed session q: target=to be monkeys=7 [target=\"to be\" monkeys=7 peer_uid=1000 peer_pid=4242]\n"
+        )
+    }
+
+    @Test func aPeerAloneOrNothingAtAll() throws {
+        let bare = Event(kind: .delete, session: try sessionName("q"), fields: [], peer: nil)
+        #expect(line(bare) == "monkeyd: delete: deleted session q\n")
+        let asked = Event(
+            kind: .delete, session: try sessionName("q"), fields: [], peer: Peer(uid: 0, pid: -1, mayChange: true))
+        #expect(line(asked) == "monkeyd: delete: deleted session q [peer_uid=0 peer_pid=0]\n")
+    }
+
+    /// Lines past the buffer's first capacity, and values that need every
+    /// escape, come out as they do in an array.
+    @Test func theBufferGrowsAndQuotesAsAnArrayDoes() throws {
+        let value = String(repeating: "a\"b\\c\nd\te\u{1}f é ", count: 40)
+        let event = Event(kind: .typed, session: try sessionName("q"), fields: [Event.Field("text", value)], peer: nil)
+        var expected: [UInt8] = Array("monkeyd: typed: q: . \(value) [text=".utf8)
+        ResponseEncoder.appendValue(value, to: &expected)
+        expected.append(contentsOf: "]\n".utf8)
+        #expect(line(event, capacity: 16) == String(decoding: expected, as: UTF8.self))
+        #expect(line(event, capacity: 16).contains(#"\"b\\c\nd\te\x01f"#))
+    }
+}

@@ -9,7 +9,7 @@ extension Event {
     /// Writes the sentence, made from the kind and the fields: every
     /// change makes an event, and only the sink that writes it needs its
     /// sentence, as bytes, so none is built as a string on the way.
-    public func appendMessage(to output: inout [UInt8]) {
+    public func appendMessage<Output: ByteOutput>(to output: inout Output) {
         let name = session?.text ?? ""
         switch kind {
         case .start:
@@ -75,12 +75,39 @@ extension Event {
     }
 
     /// `entry 7 (id 42)`: the entry a hit or best progress was typed in.
-    private func appendEntry(to output: inout [UInt8]) {
+    private func appendEntry<Output: ByteOutput>(to output: inout Output) {
         output.appendLiteral("entry ")
         output.appendUTF8(value(of: "number"))
         output.appendLiteral(" (id ")
         output.appendUTF8(value(of: "id"))
         output.appendLiteral(")")
+    }
+
+    /// The readable form of the event, for stderr when no journal listens:
+    /// `monkeyd: start: <sentence> [key=value ... peer_uid=0 peer_pid=1]`.
+    public func appendLogLine(to buffer: ByteBuffer) {
+        var output = buffer
+        output.appendLiteral("monkeyd: ")
+        output.appendUTF8(kind.rawValue)
+        output.appendLiteral(": ")
+        appendMessage(to: &output)
+        if !fields.isEmpty || peer != nil {
+            output.appendLiteral(" [")
+            for (index, field) in fields.enumerated() {
+                if index > 0 { output.append(0x20) }
+                output.appendUTF8(field.key)
+                output.append(0x3D)
+                ResponseEncoder.appendValue(field.value, to: &output)
+            }
+            if let peer {
+                output.appendLiteral(fields.isEmpty ? "peer_uid=" : " peer_uid=")
+                ResponseEncoder.appendDecimal(UInt64(peer.uid), to: &output)
+                output.appendLiteral(" peer_pid=")
+                ResponseEncoder.appendDecimal(UInt64(max(peer.pid, 0)), to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(0x0A)
     }
 
     /// The value of one of the event's fields; empty when it has none.

@@ -40,7 +40,8 @@ public enum ResponseEncoder {
         output.append(0x0A)
     }
 
-    public static func appendField(_ key: String, _ value: String, to output: inout [UInt8]) {
+    @inlinable
+    public static func appendField<Output: ByteOutput>(_ key: String, _ value: String, to output: inout Output) {
         output.append(0x20)
         output.appendUTF8(key)
         output.append(0x3D)
@@ -49,22 +50,26 @@ public enum ResponseEncoder {
 
     /// A value bare if it can be, else quoted with `\\ \" \n \t` and `\xHH`
     /// for other control characters.
-    public static func appendValue(_ value: String, to output: inout [UInt8]) {
+    @inlinable
+    public static func appendValue<Output: ByteOutput>(_ value: String, to output: inout Output) {
         var value = value
         value.withUTF8 { bytes in
             if !bytes.isEmpty && !bytes.contains(where: Token.needsQuoting) {
-                output.append(contentsOf: bytes)
+                output.appendBytes(bytes)
                 return
             }
             output.append(0x22)
             for byte in bytes {
                 switch byte {
-                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-                case 0x22: output.append(contentsOf: [0x5C, 0x22])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0x5C, 0x22:
+                    output.append(0x5C)
+                    output.append(byte)
+                case 0x0A: output.appendLiteral("\\n")
+                case 0x09: output.appendLiteral("\\t")
                 case 0..<0x20, 0x7F:
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "x"), hexDigit(byte >> 4), hexDigit(byte & 0xF)])
+                    output.appendLiteral("\\x")
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0xF))
                 default: output.append(byte)
                 }
             }
@@ -79,7 +84,8 @@ public enum ResponseEncoder {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    @usableFromInline
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
     }
 
@@ -95,7 +101,8 @@ public enum ResponseEncoder {
         }
     }
 
-    public static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+    @inlinable
+    public static func appendDecimal<Output: ByteOutput>(_ value: UInt64, to output: inout Output) {
         if value < 10 {
             output.append(0x30 + UInt8(value))
             return
@@ -109,7 +116,7 @@ public enum ResponseEncoder {
                 buffer[start] = 0x30 + UInt8(remaining % 10)
                 remaining /= 10
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
+            output.appendBytes(UnsafeBufferPointer(rebasing: buffer[start..<20]))
         }
     }
 }

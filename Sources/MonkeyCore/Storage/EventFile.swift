@@ -14,26 +14,32 @@ public enum EventFile {
     static let recordHeaderLength = 8
     static let maximumRecordLength = 16 << 20
 
-    public static func append(_ event: StreamEvent, to output: inout [UInt8]) {
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: recordHeaderLength))
-        output.append(1)
-        VarInt.append(event.id, to: &output)
-        VarInt.append(event.time, to: &output)
-        VarInt.append(UInt64(StreamEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &output)
-        output.appendText(event.session.text)
-        VarInt.append(UInt64(event.fields.count), to: &output)
+    /// Appends the event's record, assembled in `scratch` (whatever it
+    /// held is dropped): one copy into `output` rather than a dozen small
+    /// appends to it, for every event the daemon publishes.
+    public static func append(_ event: StreamEvent, to output: inout [UInt8], assemblingIn scratch: ByteBuffer) {
+        scratch.removeAll()
+        var record = scratch
+        for _ in 0..<recordHeaderLength { record.append(0) }
+        record.append(1)
+        VarInt.append(event.id, to: &record)
+        VarInt.append(event.time, to: &record)
+        VarInt.append(UInt64(StreamEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &record)
+        record.appendText(event.session.text)
+        VarInt.append(UInt64(event.fields.count), to: &record)
         for field in event.fields {
-            output.appendText(field.key)
-            output.appendText(field.value)
+            record.appendText(field.key)
+            record.appendText(field.value)
         }
-        output.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        scratch.withMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer($0)) }
+        scratch.withBytes { output.append(contentsOf: $0) }
     }
 
     /// A whole file holding `events`.
     public static func encode<Events: Sequence<StreamEvent>>(_ events: Events) -> [UInt8] {
         var output = header
-        for event in events { append(event, to: &output) }
+        let scratch = ByteBuffer()
+        for event in events { append(event, to: &output, assemblingIn: scratch) }
         return output
     }
 

@@ -48,7 +48,7 @@ enum VarInt {
 
 extension VarInt {
     /// Appends `value` to `output`.
-    static func append(_ value: UInt64, to output: inout [UInt8]) {
+    static func append<Output: ByteOutput>(_ value: UInt64, to output: inout Output) {
         var value = value
         while value >= 0x80 {
             output.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -97,13 +97,15 @@ struct FieldReader {
     }
 }
 
-extension Array where Element == UInt8 {
+extension ByteOutput {
     /// A UTF-8 text preceded by its length (a `VarInt`), as `FieldReader.text` reads it.
     mutating func appendText(_ text: String) {
         VarInt.append(UInt64(text.utf8.count), to: &self)
         appendUTF8(text)
     }
+}
 
+extension Array where Element == UInt8 {
     /// A little-endian UInt64.
     mutating func appendFixed64(_ value: UInt64) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
