@@ -187,7 +187,7 @@ extension Daemon {
         connection.output.hold(from: start)
         pendingChanges.append(
             PendingChange(
-                connection: connection, verb: request.verb, change: change, events: reply.events,
+                connection: connection, verb: request.verb, change: change, event: reply.event,
                 endsFollowers: reply.endsFollowers,
                 status: start..<connection.output.end))
     }
@@ -227,7 +227,7 @@ extension Daemon {
             pendingChanges = []
             do {
                 try store.commit(group.map(\.change.effect))
-                record(group.flatMap(\.events))
+                record(group.compactMap(\.event))
                 for pending in group {
                     requestCounts.note(pending.verb, nil)
                     if let (session, status) = pending.endsFollowers { endFollowers(of: session, with: status) }
@@ -341,7 +341,7 @@ extension Daemon {
         let connection: Connection
         let verb: Verb
         let change: Change
-        let events: [Event]
+        let event: Event?
         let endsFollowers: (session: SessionName, status: Status)?
         /// Where its status line lies in the connection's output.
         let status: Range<Int>

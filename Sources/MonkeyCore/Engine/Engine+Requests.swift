@@ -69,12 +69,12 @@ extension Engine {
         reply.change = replace(name, with: session, effect: .save(session.snapshot))
         reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
-        reply.events.append(
+        reply.event =
             Event(
                 kind: .start, session: name,
                 fields: Engine.settingsFields(session.settings) + [
                     Event.Field("created", existing == nil ? "yes" : "no")
-                ] + warningFields(name), peer: peer))
+                ] + warningFields(name), peer: peer)
         return reply
     }
 
@@ -85,9 +85,9 @@ extension Engine {
         var reply = Reply(status: .ok("stopped \(name)"))
         reply.change = replace(name, with: session, effect: .save(session.snapshot))
         unschedule(name)
-        reply.events.append(
+        reply.event =
             Event(
-                kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer))
+                kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer)
         return reply
     }
 
@@ -118,7 +118,7 @@ extension Engine {
         if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
         if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
         if let impossibility { fields.append(Event.Field("warning", Self.neverTyped(impossibility))) }
-        reply.events.append(Event(kind: .set, session: name, fields: fields, peer: peer))
+        reply.event = Event(kind: .set, session: name, fields: fields, peer: peer)
         return reply
     }
 
@@ -140,11 +140,11 @@ extension Engine {
         guard let snapshot else { return noSuchSession(name) }
         var reply = Reply(status: .ok("cleared \(name)"))
         reply.change = Change(effect: .clear(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
-        reply.events.append(
+        reply.event =
             Event(
                 kind: .clear, session: name,
                 fields: [Event.Field("entries", String(removed)), Event.Field("id", String(snapshot.nextID))],
-                peer: peer))
+                peer: peer)
         return reply
     }
 
@@ -155,9 +155,9 @@ extension Engine {
         unschedule(name)
         sessions[name] = nil
         reply.endsFollowers = (name, .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
-        reply.events.append(
+        reply.event =
             Event(
-                kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer))
+                kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer)
         return reply
     }
 

@@ -11,8 +11,9 @@ public struct Reply: Sendable {
     /// The change of state to make durable before the status line is sent;
     /// nil for requests that change nothing.
     public var change: Change?
-    /// Events to log once the change is durable.
-    public var events: [Event] = []
+    /// The event to log once the change is durable: a change makes one.
+    /// Not an array: that was an allocation for every change.
+    public var event: Event?
     /// A session whose followers end, with this status, once the change is durable.
     public var endsFollowers: (session: SessionName, status: Status)?
 
@@ -58,6 +59,9 @@ public struct Reply: Sendable {
     public init(status: Status?) {
         self.status = status
     }
+
+    /// The events to log: none, or the change's.
+    public var events: [Event] { event.map { [$0] } ?? [] }
 
     /// The code of an `ERR` status; nil for `OK` or a stream still to be written.
     public var errorCode: ErrorCode? {
