@@ -24,17 +24,24 @@ public struct RequestParser: Sendable {
     /// (`CLEAR q`, `SET q monkeys=7`), read straight from the bytes: the
     /// tokenizer gives the same, by way of a validated string. Nil for
     /// anything else (quotes, other bytes, a token starting with `=`).
-    static func plainWords(_ bytes: ArraySlice<UInt8>) -> [Token]? {
+    static func plainWords(_ line: ArraySlice<UInt8>) -> [Token]? {
+        line.withUnsafeBufferPointer { plainWords(in: $0) }
+    }
+
+    /// `plainWords` where the bytes lie: a string decoded from a buffer
+    /// takes the fast path, from an array slice the generic one.
+    private static func plainWords(in bytes: UnsafeBufferPointer<UInt8>) -> [Token]? {
         var tokens: [Token] = []
         // A verb, a session and a setting or two: one allocation, not three.
         tokens.reserveCapacity(4)
         var start: Int?
         var equals: Int?
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         func token(_ start: Int, _ end: Int) -> Token {
-            guard let equals else { return .word(String(decoding: bytes[start..<end], as: UTF8.self)) }
-            return .setting(
-                key: String(decoding: bytes[start..<equals], as: UTF8.self),
-                value: String(decoding: bytes[(equals + 1)..<end], as: UTF8.self))
+            guard let equals else { return .word(text(start..<end)) }
+            return .setting(key: text(start..<equals), value: text((equals + 1)..<end))
         }
         for index in bytes.indices {
             let byte = bytes[index]
