@@ -31,8 +31,11 @@ final class StandardErrorSink: EventSink {
     /// Reused for every line, so that logging allocates nothing per event.
     private let line = ByteBuffer()
 
+    /// One event (a hit, a typed entry): no array made for it.
     func record(_ event: Event) {
-        record(contentsOf: [event])
+        line.removeAll()
+        event.appendLogLine(to: line)
+        writeLine()
     }
 
     /// One write for all of them: a group of thousands of pipelined
@@ -40,6 +43,10 @@ final class StandardErrorSink: EventSink {
     func record(contentsOf events: [Event]) {
         line.removeAll()
         for event in events { event.appendLogLine(to: line) }
+        writeLine()
+    }
+
+    private func writeLine() {
         line.withBytes { Syscalls.writeAll($0, to: Syscalls.standardError) }
     }
 

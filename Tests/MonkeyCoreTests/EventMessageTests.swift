@@ -19,7 +19,7 @@ struct EventMessageTests {
         // The warning is a field of its own, not part of the sentence.
         let changed = try harness.send("SET a target=\"to be\" monkeys=2")
         #expect(changed.events.map(\.message) == ["changed session a: target=to be monkeys=2"])
-        #expect(changed.events.first?.value(of: "warning").isEmpty == false)
+        #expect(changed.events.first?.value(of: "warning")?.isEmpty == false)
         let deleted = try harness.send("DELETE a")
         #expect(deleted.events.map(\.message) == ["deleted session a"])
     }
@@ -32,11 +32,12 @@ struct EventMessageTests {
         let hit = try #require(events.first { $0.kind == .hit })
         #expect(
             hit.message
-                == "session a typed its target in entry \(hit.value(of: "number")) (id \(hit.value(of: "id")))")
+                == "session a typed its target in entry \(hit.value(of: "number") ?? "") (id \(hit.value(of: "id") ?? ""))"
+        )
         let best = try #require(events.first { $0.kind == .best })
         #expect(
             best.message
-                == "session a came closer to its target: \"a\" in entry \(best.value(of: "number")) (id \(best.value(of: "id")))"
+                == "session a came closer to its target: \"a\" in entry \(best.value(of: "number") ?? "") (id \(best.value(of: "id") ?? ""))"
         )
     }
 

@@ -16,14 +16,14 @@ extension Event {
             output.appendLiteral(value(of: "created") == "yes" ? "created and started session " : "started session ")
             output.appendUTF8(name)
             output.appendLiteral(": ")
-            output.appendUTF8(value(of: "monkeys"))
+            appendValue(of: "monkeys", to: &output)
             output.appendLiteral(" monkeys every ")
-            output.appendUTF8(value(of: "interval"))
+            appendValue(of: "interval", to: &output)
         case .stop:
             output.appendLiteral("stopped session ")
             output.appendUTF8(name)
             output.appendLiteral(" after ")
-            output.appendUTF8(value(of: "typed"))
+            appendValue(of: "typed", to: &output)
             output.appendLiteral(" entries")
         case .set:
             output.appendLiteral("changed session ")
@@ -39,7 +39,7 @@ extension Event {
             output.appendLiteral("cleared session ")
             output.appendUTF8(name)
             output.appendLiteral(" (")
-            output.appendUTF8(value(of: "entries"))
+            appendValue(of: "entries", to: &output)
             output.appendLiteral(" entries removed)")
         case .delete:
             output.appendLiteral("deleted session ")
@@ -53,33 +53,33 @@ extension Event {
             output.appendLiteral("session ")
             output.appendUTF8(name)
             output.appendLiteral(" came closer to its target: \"")
-            output.appendUTF8(value(of: "best"))
+            appendValue(of: "best", to: &output)
             output.appendLiteral("\" in ")
             appendEntry(to: &output)
         case .restore:
             output.appendLiteral("restored session ")
             output.appendUTF8(name)
             output.appendLiteral(value(of: "state") == "running" ? " (typing, " : " (stopped, ")
-            output.appendUTF8(value(of: "entries"))
+            appendValue(of: "entries", to: &output)
             output.appendLiteral(" entries)")
         case .reload:
             output.appendLiteral("reloaded the configuration from ")
-            output.appendUTF8(value(of: "config"))
+            appendValue(of: "config", to: &output)
         case .typed:
             output.appendUTF8(name)
             output.appendLiteral(": ")
-            output.appendUTF8(value(of: "number"))
+            appendValue(of: "number", to: &output)
             output.appendLiteral(". ")
-            output.appendUTF8(value(of: "text"))
+            appendValue(of: "text", to: &output)
         }
     }
 
     /// `entry 7 (id 42)`: the entry a hit or best progress was typed in.
     private func appendEntry<Output: ByteOutput>(to output: inout Output) {
         output.appendLiteral("entry ")
-        output.appendUTF8(value(of: "number"))
+        appendValue(of: "number", to: &output)
         output.appendLiteral(" (id ")
-        output.appendUTF8(value(of: "id"))
+        appendValue(of: "id", to: &output)
         output.appendLiteral(")")
     }
 
@@ -110,8 +110,8 @@ extension Event {
         output.append(0x0A)
     }
 
-    /// The value of one of the event's fields; empty when it has none.
-    public func value(of key: String) -> String {
-        fields.first { $0.key == key }?.value ?? ""
+    /// A field's value in a sentence: nothing when the event lacks it.
+    private func appendValue<Output: ByteOutput>(of key: String, to output: inout Output) {
+        if let value = value(of: key) { output.appendUTF8(value) }
     }
 }

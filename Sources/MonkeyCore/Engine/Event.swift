@@ -42,4 +42,9 @@ public struct Event: Sendable, Equatable {
         self.fields = fields
         self.peer = peer
     }
+
+    /// The value of one of the event's fields; nil when it has none.
+    public func value(of key: String) -> String? {
+        fields.first { $0.key == key }?.value
+    }
 }

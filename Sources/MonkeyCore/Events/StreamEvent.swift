@@ -84,14 +84,13 @@ public struct StreamEventDraft: Sendable, Equatable {
     /// typed entry are no session's events.
     public static func drafts(for event: Event) -> [StreamEventDraft] {
         guard let session = event.session else { return [] }
-        func field(_ key: String) -> String? { event.fields.first { $0.key == key }?.value }
         switch event.kind {
         case .start:
             let settings = event.fields.filter {
                 ["target", "monkeys", "interval", "alphabet", "seed"].contains($0.key)
             }
             let started = StreamEventDraft(kind: .started, session: session, fields: settings)
-            guard field("created") == "yes" else { return [started] }
+            guard event.value(of: "created") == "yes" else { return [started] }
             return [StreamEventDraft(kind: .created, session: session, fields: []), started]
         case .stop:
             return [StreamEventDraft(kind: .stopped, session: session, fields: [])]
@@ -106,19 +105,20 @@ public struct StreamEventDraft: Sendable, Equatable {
             return [StreamEventDraft(kind: .deleted, session: session, fields: [])]
         case .hit:
             let entry = [("id", "entry_id"), ("number", "number"), ("text", "text")].compactMap { key, name in
-                field(key).map { Event.Field(name, $0) }
+                event.value(of: key).map { Event.Field(name, $0) }
             }
             return [StreamEventDraft(kind: .hit, session: session, fields: entry)]
         case .best:
             return [
                 StreamEventDraft(
-                    kind: .best, session: session, fields: field("best").map { [Event.Field("best", $0)] } ?? [])
+                    kind: .best, session: session,
+                    fields: event.value(of: "best").map { [Event.Field("best", $0)] } ?? [])
             ]
         case .restore:
             return [
                 StreamEventDraft(
                     kind: .restored, session: session,
-                    fields: field("state").map { [Event.Field("state", $0)] } ?? [])
+                    fields: event.value(of: "state").map { [Event.Field("state", $0)] } ?? [])
             ]
         case .reload, .typed:
             return []
