@@ -7,11 +7,15 @@ public struct SessionName: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public init?(_ text: String) {
         // Read where the bytes lie: every request naming a session comes here.
-        let bytes = text.utf8
-        guard let first = bytes.first, bytes.count <= SessionName.maximumLength else { return nil }
-        guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return nil }
-        guard bytes.allSatisfy(SessionName.isAllowed) else { return nil }
+        let isValid = text.utf8.withContiguousStorageIfAvailable(SessionName.isValid) ?? SessionName.isValid(text.utf8)
+        guard isValid else { return nil }
         self.text = text
+    }
+
+    private static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first, bytes.count <= SessionName.maximumLength else { return false }
+        guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy(SessionName.isAllowed)
     }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {

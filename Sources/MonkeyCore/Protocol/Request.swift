@@ -53,6 +53,14 @@ public enum Verb: String, Sendable, CaseIterable {
         self = Self.allCases[index]
     }
 
+    /// The verb a word spells: read from the word's bytes where they lie,
+    /// which is several times faster than through its UTF-8 view.
+    public init?(spelling word: String) {
+        let found = word.utf8.withContiguousStorageIfAvailable { Verb(spelling: $0) } ?? Verb(spelling: word.utf8)
+        guard let found else { return nil }
+        self = found
+    }
+
     private static let keys: [UInt64] = allCases.map { key($0.rawValue.utf8) ?? 0 }
 
     /// Up to eight bytes, ASCII letters upper-cased; nil for a longer word or

@@ -12,7 +12,10 @@ public struct RequestParser: Sendable {
         if let request = Self.bareVerb(line) { return request }
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if let words = Self.plainWords(bytes) { return try parse(words) }
+        if let plain = bytes.withUnsafeBufferPointer({ Self.plainWords(in: $0, readingVerb: true) }) {
+            guard let verb = plain.verb else { return try parse(plain.tokens) }
+            return try parse(verb, plain.tokens[...])
+        }
         if bytes.contains(0) { throw ProtocolError(.badRequest, "the request contains a NUL byte") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ProtocolError(.badRequest, "the request is not valid UTF-8")
@@ -25,12 +28,16 @@ public struct RequestParser: Sendable {
     /// tokenizer gives the same, by way of a validated string. Nil for
     /// anything else (quotes, other bytes, a token starting with `=`).
     static func plainWords(_ line: ArraySlice<UInt8>) -> [Token]? {
-        line.withUnsafeBufferPointer { plainWords(in: $0) }
+        line.withUnsafeBufferPointer { plainWords(in: $0, readingVerb: false)?.tokens }
     }
 
     /// `plainWords` where the bytes lie: a string decoded from a buffer
     /// takes the fast path, from an array slice the generic one.
-    private static func plainWords(in bytes: UnsafeBufferPointer<UInt8>) -> [Token]? {
+    /// `readingVerb`: a first word that is a verb is answered as one, not
+    /// made a string and left out of the tokens.
+    private static func plainWords(
+        in bytes: UnsafeBufferPointer<UInt8>, readingVerb: Bool
+    ) -> (verb: Verb?, tokens: [Token])? {
         var tokens: [Token] = []
         // A verb, a session and a setting or two: one allocation, not three.
         tokens.reserveCapacity(4)
@@ -39,15 +46,23 @@ public struct RequestParser: Sendable {
         func text(_ range: Range<Int>) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        func token(_ start: Int, _ end: Int) -> Token {
-            guard let equals else { return .word(text(start..<end)) }
-            return .setting(key: text(start..<equals), value: text((equals + 1)..<end))
+        var verb: Verb?
+        func add(_ start: Int, _ end: Int) {
+            if let equals {
+                tokens.append(.setting(key: text(start..<equals), value: text((equals + 1)..<end)))
+            } else if readingVerb && tokens.isEmpty && verb == nil,
+                let spelled = Verb(spelling: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            {
+                verb = spelled
+            } else {
+                tokens.append(.word(text(start..<end)))
+            }
         }
         for index in bytes.indices {
             let byte = bytes[index]
             if byte == 0x20 || byte == 0x09 {
                 if let wordStart = start {
-                    tokens.append(token(wordStart, index))
+                    add(wordStart, index)
                     start = nil
                     equals = nil
                 }
@@ -61,8 +76,8 @@ public struct RequestParser: Sendable {
             }
             if start == nil { start = index }
         }
-        if let wordStart = start { tokens.append(token(wordStart, bytes.endIndex)) }
-        return tokens
+        if let wordStart = start { add(wordStart, bytes.endIndex) }
+        return (verb, tokens)
     }
 
     /// Verbs that stand alone, with the request each one is on its own line.
@@ -97,9 +112,14 @@ public struct RequestParser: Sendable {
     private func parse(_ allTokens: [Token]) throws(ProtocolError) -> Request? {
         var tokens = allTokens[...]
         guard let first = tokens.popFirst() else { return nil }
-        guard case .word(let word) = first, let verb = Verb(spelling: word.utf8) else {
+        guard case .word(let word) = first, let verb = Verb(spelling: word) else {
             throw ProtocolError(.unknownCommand, "unknown command \(Self.quote(Self.spelling(of: first))); try HELP")
         }
+        return try parse(verb, tokens)
+    }
+
+    /// The request of a verb and the tokens after it.
+    private func parse(_ verb: Verb, _ tokens: ArraySlice<Token>) throws(ProtocolError) -> Request {
         var arguments = Arguments(verb: verb, tokens: tokens)
         let request: Request
         switch verb {
