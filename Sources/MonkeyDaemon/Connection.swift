@@ -21,6 +21,8 @@ final class Connection {
     var watched = Interest(readable: true, writable: false)
     /// Since when the client has left half a line and is waiting (for the idle timeout).
     var partialLineSince: UInt64?
+    /// The last group commit (`Daemon.commitCount`) that released answers here.
+    var lastCommit: UInt64 = 0
 
     /// What a connection is doing. Everything that depends on it (what the
     /// poller watches, what a line read means, what shutdown says) is

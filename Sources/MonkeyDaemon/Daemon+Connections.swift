@@ -223,8 +223,11 @@ extension Daemon {
     /// No tick runs between a change and its commit.
     func commitChanges() {
         while !pendingChanges.isEmpty {
-            let group = pendingChanges
-            pendingChanges = []
+            // The group's array is the next group's once emptied: a pass
+            // of 100 changes would otherwise grow a new one 8 times.
+            var group = pendingChanges
+            pendingChanges = spareChanges
+            spareChanges = []
             do {
                 try store.commit(group.map(\.change.effect))
                 record(group.compactMap(\.event))
@@ -241,10 +244,16 @@ extension Daemon {
                     pending.connection.output.replace(pending.status, with: line)
                 }
             }
-            var released = Set<UInt64>()
-            for pending in group where released.insert(pending.connection.token).inserted {
+            commitCount &+= 1
+            for pending in group where pending.connection.lastCommit != commitCount {
+                pending.connection.lastCommit = commitCount
                 pending.connection.output.release()
                 if connections[pending.connection.token] != nil { service(pending.connection) }
+            }
+            // Not the array of a storm of thousands, kept for ever.
+            if group.capacity <= 1024 {
+                group.removeAll(keepingCapacity: true)
+                spareChanges = group
             }
             statusMayHaveChanged()
             rearmTimer()

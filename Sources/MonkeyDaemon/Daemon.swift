@@ -30,6 +30,11 @@ final class Daemon: @unchecked Sendable {
     var deferredFollowers: [Connection] = []
     /// Changes read since the last commit (see `commitChanges`).
     var pendingChanges: [PendingChange] = []
+    /// The last group's array, emptied, for the next (see `commitChanges`).
+    var spareChanges: [PendingChange] = []
+    /// Groups committed so far: which connections a group's answers were
+    /// released on is told by `Connection.lastCommit`, not by a set.
+    var commitCount: UInt64 = 0
     /// The EVENTS stream's newest events (Daemon+Events.swift).
     var eventLog: EventLog
     /// Connections streaming events live.
