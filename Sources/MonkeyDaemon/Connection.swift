@@ -247,10 +247,11 @@ final class Connection {
     }
 
     /// The next complete line of the pending input, or nil once it is used up.
-    func nextFrame() -> LineFramer.Frame? {
+    /// The line is copied into `line` (see `LineFramer.nextFrame(in:from:into:)`).
+    func nextFrame(into line: inout [UInt8]) -> LineFramer.Cut? {
         guard hasPendingInput else { return nil }
         let frame = input.withUnsafeBytes { raw in
-            framer.nextFrame(in: raw, from: &inputStart)
+            framer.nextFrame(in: raw, from: &inputStart, into: &line)
         }
         if inputStart >= input.count {
             // A large buffer is dropped so that an idle connection holds little memory.

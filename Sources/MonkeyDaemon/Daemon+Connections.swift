@@ -140,13 +140,15 @@ extension Daemon {
             case .requests where connection.output.pendingCount >= limit: return
             case .requests, .replaying, .following, .tailing, .streamingEvents: break
             }
-            guard let frame = connection.nextFrame() else { return }
+            // Each line is copied into the same buffer; the frame borrows
+            // it while the request is handled.
+            guard let cut = connection.nextFrame(into: &requestLine) else { return }
             if connection.isTailing {
                 // Any line, even an empty one, ends a TAIL or EVENTS; it is not a request.
                 endTail(connection, with: .ok(nil))
                 continue
             }
-            handle(frame, on: connection)
+            handle(cut == .line ? .line(requestLine) : .lineTooLong, on: connection)
         }
     }
 

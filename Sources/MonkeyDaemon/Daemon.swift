@@ -87,6 +87,8 @@ final class Daemon: @unchecked Sendable {
     /// paths allocate nothing.
     var readBuffer = [UInt8](repeating: 0, count: 65536)
     var lineScratch: [UInt8] = []
+    /// The request line being handled (see `handlePendingFrames`).
+    var requestLine: [UInt8] = []
     var typedScratch: [TypedEntry] = []
 
     init(

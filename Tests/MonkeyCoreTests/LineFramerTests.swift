@@ -142,4 +142,27 @@ struct LineFramerTests {
         #expect(offsets.last == bytes.count, "with no complete frame left, everything is consumed")
         #expect(framer.pendingByteCount == 4)
     }
+
+    @Test func linesCopiedIntoOneBufferHoldOnlyTheirOwnBytes() {
+        var framer = LineFramer(maximumLength: 8)
+        let bytes = Array("SET q monkeys\nok\ntoo long a line\nab".utf8)
+        var line: [UInt8] = [0x41]
+        var cuts: [LineFramer.Cut] = []
+        var lines: [String] = []
+        bytes.withUnsafeBytes { raw in
+            var start = 0
+            while let cut = framer.nextFrame(in: raw, from: &start, into: &line) {
+                cuts.append(cut)
+                if cut == .line { lines.append(String(decoding: line, as: UTF8.self)) }
+            }
+        }
+        #expect(cuts == [.lineTooLong, .line, .lineTooLong])
+        #expect(lines == ["ok"])
+        // The rest of a line split across reads is copied from the framer's partial line.
+        Array("c\n".utf8).withUnsafeBytes { raw in
+            var start = 0
+            #expect(framer.nextFrame(in: raw, from: &start, into: &line) == .line)
+        }
+        #expect(line == Array("abc".utf8))
+    }
 }

@@ -26,6 +26,28 @@ public struct LineFramer: Sendable {
     /// wait (a response still streaming) keep the rest as raw bytes, so
     /// that pipelined lines never pile up as frames.
     public mutating func nextFrame(in bytes: UnsafeRawBufferPointer, from start: inout Int) -> Frame? {
+        var line: [UInt8] = []
+        switch nextFrame(in: bytes, from: &start, into: &line) {
+        case .line: return .line(line)
+        case .lineTooLong: return .lineTooLong
+        case nil: return nil
+        }
+    }
+
+    /// What `nextFrame(into:)` found.
+    public enum Cut: Equatable, Sendable {
+        /// A complete line, now in the buffer passed.
+        case line
+        case lineTooLong
+    }
+
+    /// `nextFrame(in:from:)` with the line copied into `line` (emptied
+    /// first, its memory kept) rather than into an array of its own: a
+    /// reader of many lines reuses one buffer, and a request costs no
+    /// allocation to frame.
+    public mutating func nextFrame(in bytes: UnsafeRawBufferPointer, from start: inout Int, into line: inout [UInt8])
+        -> Cut?
+    {
         let count = bytes.count
         while start < count {
             guard let newline = Self.index(of: 0x0A, in: bytes, from: start) else {
@@ -34,10 +56,11 @@ public struct LineFramer: Sendable {
                 return tooLong ? .lineTooLong : nil
             }
             if partial.isEmpty && !isDiscarding && newline - start <= maximumLength {
-                // The whole line is in `bytes`: one copy, of its own size.
-                let line = Array(bytes[start..<newline])
+                // The whole line is in `bytes`: copied once.
+                line.removeAll(keepingCapacity: true)
+                line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
                 start = newline + 1
-                return .line(line)
+                return .line
             }
             if absorb(bytes, start..<newline) {
                 // Reported now; the LF still ends the discarded line later.
@@ -49,10 +72,10 @@ public struct LineFramer: Sendable {
                 isDiscarding = false
                 continue
             }
-            // A copy of its own size; `partial` keeps its buffer for the next.
-            let line = Array(partial)
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: partial)
             partial.removeAll(keepingCapacity: partial.capacity <= 4096)
-            return .line(line)
+            return .line
         }
         return nil
     }
