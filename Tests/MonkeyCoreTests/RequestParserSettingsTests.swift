@@ -10,12 +10,15 @@ struct RequestParserSettingsTests {
         return change
     }
 
-    @Test(arguments: [("1", 1), ("10000", 10_000), ("42", 42)])
+    @Test(arguments: [("1", 1), ("10000", 10_000), ("42", 42), ("007", 7)])
     func monkeysInRange(value: String, expected: Int) throws {
         #expect(try change("monkeys=\(value)")?.monkeys == expected)
     }
 
-    @Test(arguments: ["abc", "0", "10001", "-1", "1.5", "", "\"\"", "1e3", "99999999999999999999999"])
+    @Test(arguments: [
+        "abc", "0", "10001", "-1", "+5", "1.5", "", "\"\"", "1e3", "9223372036854775808",
+        "99999999999999999999999",
+    ])
     func monkeysOutOfRangeOrUnreadableIsBadArgument(value: String) {
         #expect(parseError("SET a monkeys=\(value)")?.code == .badArgument)
         #expect(parseError("START a monkeys=\(value)")?.code == .badArgument)

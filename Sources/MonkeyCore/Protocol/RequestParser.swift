@@ -297,14 +297,34 @@ public struct RequestParser: Sendable {
 
     private func whole(_ key: String, _ value: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
         // Digits only: Int("+5") would accept a sign the grammar does not have.
-        guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(value), range.contains(number)
-        else {
+        // Read from the bytes where they lie: every SET of monkeys comes here.
+        let parsed = value.utf8.withContiguousStorageIfAvailable(Self.digits) ?? Self.digits(Array(value.utf8))
+        guard let number = parsed, range.contains(number) else {
             throw ProtocolError(
                 .badArgument,
                 "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quote(value))"
             )
         }
         return number
+    }
+
+    /// A whole number written in decimal digits only; nil for anything
+    /// else, nothing, or a number past `Int.max`.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times10, overflowTimes) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowPlus) = times10.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflowTimes && !overflowPlus else { return nil }
+            number = sum
+        }
+        return number
+    }
+
+    private static func digits(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer(digits)
     }
 
     private func interval(_ value: String) throws(ProtocolError) -> Interval {
