@@ -175,7 +175,7 @@ extension Daemon {
             appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")), to: connection)
             return
         }
-        let reply = engine.handle(request, from: connection.peer, now: Daemon.now())
+        var reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         guard let change = reply.change else {
             // A WAIT left waiting is counted when it ends, with how it ended.
             if reply.wait == nil { requestCounts.note(request.verb, reply.errorCode) }
@@ -189,8 +189,9 @@ extension Daemon {
         connection.output.hold(from: start)
         pendingChanges.append(
             PendingChange(
-                connection: connection, verb: request.verb, change: change, event: reply.event,
-                endsFollowers: reply.endsFollowers,
+                // Moved out of the reply, not copied and then freed with it.
+                connection: connection, verb: request.verb, change: change, event: reply.event.take(),
+                endsFollowers: reply.endsFollowers.take(),
                 status: start..<connection.output.end))
     }
 
@@ -233,9 +234,10 @@ extension Daemon {
             do {
                 try store.commit(group.map(\.change.effect))
                 record(group.compactMap(\.event))
-                for pending in group {
-                    requestCounts.note(pending.verb, nil)
-                    if let (session, status) = pending.endsFollowers { endFollowers(of: session, with: status) }
+                // By index: a loop over the elements copies each change whole.
+                for index in group.indices {
+                    requestCounts.note(group[index].verb, nil)
+                    if let (session, status) = group[index].endsFollowers { endFollowers(of: session, with: status) }
                 }
             } catch {
                 for pending in group.reversed() {
@@ -247,10 +249,11 @@ extension Daemon {
                 }
             }
             commitCount &+= 1
-            for pending in group where pending.connection.lastCommit != commitCount {
-                pending.connection.lastCommit = commitCount
-                pending.connection.output.release()
-                if connections[pending.connection.token] != nil { service(pending.connection) }
+            for index in group.indices where group[index].connection.lastCommit != commitCount {
+                let connection = group[index].connection
+                connection.lastCommit = commitCount
+                connection.output.release()
+                if connections[connection.token] != nil { service(connection) }
             }
             // Not the array of a storm of thousands, kept for ever.
             if group.capacity <= 1024 {
