@@ -13,8 +13,8 @@ extension Daemon {
         var touched: [Connection] = []
         // One reading of the clock for a group's events: they happened together.
         let time = UInt64(Syscalls.wallClockSeconds() * 1000)
-        for event in journalEvents {
-            for draft in StreamEventDraft.drafts(for: event) { publish(draft, at: time, touching: &touched) }
+        for index in journalEvents.indices {
+            StreamEventDraft.forEachDraft(of: journalEvents[index]) { publish($0, at: time, touching: &touched) }
         }
         for connection in touched where connections[connection.token] != nil { service(connection) }
     }

@@ -21,7 +21,7 @@ enum LogPriority: Int, Sendable {
 
 extension EventSink {
     func record(contentsOf events: [Event]) {
-        for event in events { record(event) }
+        for index in events.indices { record(events[index]) }
     }
 }
 
@@ -42,7 +42,8 @@ final class StandardErrorSink: EventSink {
     /// changes would otherwise make as many system calls.
     func record(contentsOf events: [Event]) {
         line.removeAll()
-        for event in events { event.appendLogLine(to: line) }
+        // By index: a loop over the elements copies each event.
+        for index in events.indices { events[index].appendLogLine(to: line) }
         writeLine()
     }
 

@@ -29,11 +29,12 @@ extension Event {
             output.appendLiteral("changed session ")
             output.appendUTF8(name)
             output.appendLiteral(":")
-            for field in fields where field.key != "warning" {
+            // By index, as below: a loop over the elements copies each field.
+            for index in fields.indices where fields[index].key != "warning" {
                 output.appendLiteral(" ")
-                output.appendUTF8(field.key)
+                output.appendUTF8(fields[index].key)
                 output.appendLiteral("=")
-                output.appendUTF8(field.value)
+                output.appendUTF8(fields[index].value)
             }
         case .clear:
             output.appendLiteral("cleared session ")
@@ -93,11 +94,11 @@ extension Event {
         appendMessage(to: &output)
         if !fields.isEmpty || peer != nil {
             output.appendLiteral(" [")
-            for (index, field) in fields.enumerated() {
+            for index in fields.indices {
                 if index > 0 { output.append(0x20) }
-                output.appendUTF8(field.key)
+                output.appendUTF8(fields[index].key)
                 output.append(0x3D)
-                ResponseEncoder.appendValue(field.value, to: &output)
+                ResponseEncoder.appendValue(fields[index].value, to: &output)
             }
             if let peer {
                 output.appendLiteral(fields.isEmpty ? "peer_uid=" : " peer_uid=")

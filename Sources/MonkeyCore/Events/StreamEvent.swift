@@ -35,7 +35,7 @@ public struct StreamEvent: Sendable, Equatable {
         output.appendUTF8(kind.rawValue)
         output.appendLiteral(" session=")
         output.appendUTF8(session.text)
-        for field in fields { ResponseEncoder.appendField(field.key, field.value, to: &output) }
+        for index in fields.indices { ResponseEncoder.appendField(fields[index].key, fields[index].value, to: &output) }
         output.append(0x0A)
     }
 
@@ -83,45 +83,52 @@ public struct StreamEventDraft: Sendable, Equatable {
     /// entry); best progress `best`; a restore `restored`. A reload and a
     /// typed entry are no session's events.
     public static func drafts(for event: Event) -> [StreamEventDraft] {
-        guard let session = event.session else { return [] }
+        var drafts: [StreamEventDraft] = []
+        forEachDraft(of: event) { drafts.append($0) }
+        return drafts
+    }
+
+    /// `drafts(for:)` one at a time, with no array made: every change the
+    /// daemon commits comes here.
+    public static func forEachDraft(of event: Event, _ body: (StreamEventDraft) -> Void) {
+        guard let session = event.session else { return }
         switch event.kind {
         case .start:
             let settings = event.fields.filter {
                 ["target", "monkeys", "interval", "alphabet", "seed"].contains($0.key)
             }
-            let started = StreamEventDraft(kind: .started, session: session, fields: settings)
-            guard event.value(of: "created") == "yes" else { return [started] }
-            return [StreamEventDraft(kind: .created, session: session, fields: []), started]
+            if event.value(of: "created") == "yes" {
+                body(StreamEventDraft(kind: .created, session: session, fields: []))
+            }
+            body(StreamEventDraft(kind: .started, session: session, fields: settings))
         case .stop:
-            return [StreamEventDraft(kind: .stopped, session: session, fields: [])]
+            body(StreamEventDraft(kind: .stopped, session: session, fields: []))
         case .set:
             // The fields as they are, unless there is a warning to leave out: no copy for most changes.
             let hasWarning = event.fields.contains { $0.key == "warning" }
             let fields = hasWarning ? event.fields.filter { $0.key != "warning" } : event.fields
-            return [StreamEventDraft(kind: .updated, session: session, fields: fields)]
+            body(StreamEventDraft(kind: .updated, session: session, fields: fields))
         case .clear:
-            return [StreamEventDraft(kind: .cleared, session: session, fields: [])]
+            body(StreamEventDraft(kind: .cleared, session: session, fields: []))
         case .delete:
-            return [StreamEventDraft(kind: .deleted, session: session, fields: [])]
+            body(StreamEventDraft(kind: .deleted, session: session, fields: []))
         case .hit:
             let entry = [("id", "entry_id"), ("number", "number"), ("text", "text")].compactMap { key, name in
                 event.value(of: key).map { Event.Field(name, $0) }
             }
-            return [StreamEventDraft(kind: .hit, session: session, fields: entry)]
+            body(StreamEventDraft(kind: .hit, session: session, fields: entry))
         case .best:
-            return [
+            body(
                 StreamEventDraft(
                     kind: .best, session: session,
-                    fields: event.value(of: "best").map { [Event.Field("best", $0)] } ?? [])
-            ]
+                    fields: event.value(of: "best").map { [Event.Field("best", $0)] } ?? []))
         case .restore:
-            return [
+            body(
                 StreamEventDraft(
                     kind: .restored, session: session,
-                    fields: event.value(of: "state").map { [Event.Field("state", $0)] } ?? [])
-            ]
+                    fields: event.value(of: "state").map { [Event.Field("state", $0)] } ?? []))
         case .reload, .typed:
-            return []
+            return
         }
     }
 }

@@ -27,9 +27,9 @@ public enum EventFile {
         VarInt.append(UInt64(StreamEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &record)
         record.appendText(event.session.text)
         VarInt.append(UInt64(event.fields.count), to: &record)
-        for field in event.fields {
-            record.appendText(field.key)
-            record.appendText(field.value)
+        for index in event.fields.indices {
+            record.appendText(event.fields[index].key)
+            record.appendText(event.fields[index].value)
         }
         scratch.withMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer($0)) }
         scratch.withBytes { output.append(contentsOf: $0) }
