@@ -23,6 +23,9 @@ final class Connection {
     var partialLineSince: UInt64?
     /// The last group commit (`Daemon.commitCount`) that released answers here.
     var lastCommit: UInt64 = 0
+    /// The daemon closed it (`Daemon.close`): asked where a handler may
+    /// have closed it, rather than looking its token up again.
+    var isClosed = false
 
     /// What a connection is doing. Everything that depends on it (what the
     /// poller watches, what a line read means, what shutdown says) is

@@ -37,7 +37,7 @@ extension Daemon {
         if !readiness.isDisjoint(with: [.readable, .hangUp]) && connection.watched.readable {
             readRequests(connection)
         }
-        guard connections[token] != nil else { return }
+        guard !connection.isClosed else { return }
         service(connection)
         // A hang-up is reported whatever the interest, so a peer gone both
         // ways that is not being read would wake the loop for ever; nothing
@@ -253,7 +253,7 @@ extension Daemon {
                 let connection = group[index].connection
                 connection.lastCommit = commitCount
                 connection.output.release()
-                if connections[connection.token] != nil { service(connection) }
+                if !connection.isClosed { service(connection) }
             }
             // Not the array of a storm of thousands, kept for ever.
             if group.capacity <= 1024 {
@@ -363,6 +363,7 @@ extension Daemon {
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
+        connection.isClosed = true
         if connection.isHTTP { httpConnectionCount -= 1 }
         stopStreaming(connection)
         poller.remove(connection.fd)

@@ -16,7 +16,7 @@ extension Daemon {
         for index in journalEvents.indices {
             StreamEventDraft.forEachDraft(of: journalEvents[index]) { publish($0, at: time, touching: &touched) }
         }
-        for connection in touched where connections[connection.token] != nil { service(connection) }
+        for connection in touched where !connection.isClosed { service(connection) }
     }
 
     /// Gives an event its id (reserved on disk first) and time, keeps it,

@@ -10,7 +10,7 @@ import MonkeyShell
 extension Daemon {
     /// Starts or stops the clock of a connection after it made progress.
     func notePartialLine(_ connection: Connection) {
-        guard connection.isWaitingForRestOfLine, connections[connection.token] != nil else {
+        guard connection.isWaitingForRestOfLine, !connection.isClosed else {
             connection.partialLineSince = nil
             return
         }

@@ -68,7 +68,7 @@ extension Daemon {
         guard !deferredFollowers.isEmpty else { return }
         let nextTick = engine.nextDeadline()
         var stillDeferred: [Connection] = []
-        for connection in deferredFollowers where connections[connection.token] != nil {
+        for connection in deferredFollowers where !connection.isClosed {
             guard case .following(var following) = connection.phase else {
                 service(connection)
                 continue
