@@ -60,6 +60,10 @@ struct ResponseCodingTests {
             (.error(ProtocolError(.noSuchSession, "no session a")), "ERR no-such-session no session a\n"),
             (.error(ProtocolError(.badRequest, "two\nlines")), "ERR bad-request two lines\n"),
             (.ok("three\r\nlines"), "OK three  lines\n"),
+            (.ok(""), "OK \n"),
+            // Past the 256 bytes assembled on the stack, and the same line.
+            (.ok(String(repeating: "é", count: 200)), "OK " + String(repeating: "é", count: 200) + "\n"),
+            (.ok(String(repeating: "x", count: 256)), "OK " + String(repeating: "x", count: 256) + "\n"),
         ] as [(Status, String)])
     func statusLines(status: Status, line: String) {
         #expect(encoded(status) == line)

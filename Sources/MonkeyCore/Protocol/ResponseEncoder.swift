@@ -13,9 +13,26 @@ public enum ResponseEncoder {
         case .ok(nil):
             output.appendLiteral("OK\n")
         case .ok(let text?):
-            output.appendLiteral("OK ")
-            appendSingleLine(text, to: &output)
-            output.append(0x0A)
+            // Every change's answer: the line assembled on the stack and
+            // appended once, where three appends to the array cost more
+            // than the bytes.
+            let appended: Bool = text.withUTF8Bytes { bytes in
+                guard bytes.count <= 256, !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return false }
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count + 4) { line in
+                    line[0] = UInt8(ascii: "O")
+                    line[1] = UInt8(ascii: "K")
+                    line[2] = 0x20
+                    for index in bytes.indices { line[3 + index] = bytes[index] }
+                    line[3 + bytes.count] = 0x0A
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<(bytes.count + 4)]))
+                }
+                return true
+            }
+            if !appended {
+                output.appendLiteral("OK ")
+                appendSingleLine(text, to: &output)
+                output.append(0x0A)
+            }
         case .error(let error):
             output.appendLiteral("ERR ")
             output.appendUTF8(error.code.rawValue)
