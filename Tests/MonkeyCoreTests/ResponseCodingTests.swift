@@ -61,7 +61,7 @@ struct ResponseCodingTests {
             (.error(ProtocolError(.badRequest, "two\nlines")), "ERR bad-request two lines\n"),
             (.ok("three\r\nlines"), "OK three  lines\n"),
             (.ok(""), "OK \n"),
-            // Past the 256 bytes assembled on the stack, and the same line.
+            // Long texts, in bytes and in characters: the same line.
             (.ok(String(repeating: "é", count: 200)), "OK " + String(repeating: "é", count: 200) + "\n"),
             (.ok(String(repeating: "x", count: 256)), "OK " + String(repeating: "x", count: 256) + "\n"),
         ] as [(Status, String)])

@@ -13,32 +13,9 @@ public enum ResponseEncoder {
         case .ok(nil):
             output.appendLiteral("OK\n")
         case .ok(let text?):
-            // Every change's answer: the line assembled on the stack and
-            // appended once, where three appends to the array cost more
-            // than the bytes.
-            let appended: Bool = text.withUTF8Bytes { bytes in
-                guard bytes.count <= 256, !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return false }
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count + 4) { line in
-                    line[0] = UInt8(ascii: "O")
-                    line[1] = UInt8(ascii: "K")
-                    line[2] = 0x20
-                    for index in bytes.indices { line[3 + index] = bytes[index] }
-                    line[3 + bytes.count] = 0x0A
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<(bytes.count + 4)]))
-                }
-                return true
-            }
-            if !appended {
-                output.appendLiteral("OK ")
-                appendSingleLine(text, to: &output)
-                output.append(0x0A)
-            }
+            appendStatusLine(head: "OK ", text, to: &output)
         case .error(let error):
-            output.appendLiteral("ERR ")
-            output.appendUTF8(error.code.rawValue)
-            output.append(0x20)
-            appendSingleLine(error.message, to: &output)
-            output.append(0x0A)
+            appendStatusLine(head: "ERR " + error.code.rawValue + " ", error.message, to: &output)
         }
     }
 
@@ -106,15 +83,27 @@ public enum ResponseEncoder {
         nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
     }
 
-    private static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            // Status texts rarely hold a line break: copy them whole (every OK pong goes here).
-            guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
-                output.append(contentsOf: bytes)
-                return
+    /// `head`, then `text` with its line breaks made blanks (a status is
+    /// one line), then LF: assembled in one buffer and appended to the
+    /// output once. Every change's answer comes here, and three appends to
+    /// the array cost more than the bytes.
+    private static func appendStatusLine(head: String, _ text: String, to output: inout [UInt8]) {
+        head.withUTF8Bytes { head in
+            text.withUTF8Bytes { text in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + text.count + 1) { line in
+                    var end = 0
+                    for byte in head {
+                        line[end] = byte
+                        end += 1
+                    }
+                    for byte in text {
+                        line[end] = byte == 0x0A || byte == 0x0D ? 0x20 : byte
+                        end += 1
+                    }
+                    line[end] = 0x0A
+                    output.append(contentsOf: UnsafeBufferPointer(line))
+                }
             }
-            for byte in bytes { output.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
         }
     }
 
