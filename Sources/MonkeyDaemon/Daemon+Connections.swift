@@ -220,9 +220,10 @@ extension Daemon {
     }
 
     /// Makes every change read since the last commit durable with one write
-    /// and one sync (group commit), then sends their `OK`s, logs their
-    /// events and ends the followers they end; if the disk refuses, takes
-    /// them all back, newest first, and answers `ERR storage-error` instead.
+    /// and one sync (group commit), then ends the followers they end,
+    /// sends their `OK`s and only then logs their events; if the disk
+    /// refuses, takes them all back, newest first, and answers
+    /// `ERR storage-error` instead.
     /// No tick runs between a change and its commit.
     func commitChanges() {
         while !pendingChanges.isEmpty {
@@ -231,9 +232,10 @@ extension Daemon {
             var group = pendingChanges
             pendingChanges = spareChanges
             spareChanges = []
+            var isCommitted = false
             do {
                 try store.commit(group.map(\.change.effect))
-                record(group.compactMap(\.event))
+                isCommitted = true
                 // By index: a loop over the elements copies each change whole.
                 for index in group.indices {
                     requestCounts.note(group[index].verb, nil)
@@ -255,6 +257,9 @@ extension Daemon {
                 connection.output.release()
                 if !connection.isClosed { service(connection) }
             }
+            // After the answers are on their way: a client reads them and
+            // sends its next requests while the daemon logs the group.
+            if isCommitted { record(group.compactMap(\.event)) }
             // Not the array of a storm of thousands, kept for ever.
             if group.capacity <= 1024 {
                 group.removeAll(keepingCapacity: true)
