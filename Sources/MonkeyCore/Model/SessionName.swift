@@ -12,6 +12,12 @@ public struct SessionName: Sendable, Hashable, Comparable, CustomStringConvertib
         self.text = text
     }
 
+    /// A name read from bytes where they lie; the string is made only for a valid one.
+    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard SessionName.isValid(bytes) else { return nil }
+        text = String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= SessionName.maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }

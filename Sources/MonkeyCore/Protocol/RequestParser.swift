@@ -12,6 +12,7 @@ public struct RequestParser: Sendable {
         if let request = Self.bareVerb(line) { return request }
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if let change = bytes.withUnsafeBufferPointer({ Self.plainChange(in: $0, limits: limits) }) { return change }
         if let plain = bytes.withUnsafeBufferPointer({ Self.plainWords(in: $0, readingVerb: true) }) {
             guard let verb = plain.verb else { return try parse(plain.tokens) }
             return try parse(verb, plain.tokens[...])
@@ -310,7 +311,7 @@ public struct RequestParser: Sendable {
 
     /// A whole number written in decimal digits only; nil for anything
     /// else, nothing, or a number past `Int.max`.
-    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !bytes.isEmpty else { return nil }
         var number = 0
         for byte in bytes {
