@@ -234,7 +234,7 @@ extension Daemon {
             spareChanges = []
             var isCommitted = false
             do {
-                try store.commit(group.map(\.change.effect))
+                try store.commit(group.map(\.change.effect)) { engine.snapshot(of: $0) }
                 isCommitted = true
                 // By index: a loop over the elements copies each change whole.
                 for index in group.indices {

@@ -76,9 +76,11 @@ final class FileStore: @unchecked Sendable {
             loaded.sessions.map { ($0.session.name, $0.session.epoch) }, uniquingKeysWith: { $1 })
         // Sessions that type again need ids reserved before their first
         // tick: all of them in one commit.
-        let typing = loaded.sessions.map(\.session).filter(\.isTyping)
+        let typing = Dictionary(
+            loaded.sessions.map(\.session).filter(\.isTyping).map { ($0.name, $0.snapshot) },
+            uniquingKeysWith: { $1 })
         do {
-            try commit(typing.map { .save($0.snapshot) })
+            try commit(typing.values.map { .save($0.name, epoch: $0.epoch) }) { typing[$0] }
         } catch {
             // Their first ticks reserve one by one, as they would have anyway.
             _ = noteFailure(error.message)
@@ -106,8 +108,8 @@ final class FileStore: @unchecked Sendable {
 
     /// Makes the changes durable together, with the reservations asked
     /// for: one write and one sync of the control log.
-    func commit(_ effects: [Effect]) throws(StorageError) {
-        let records = policy.records(for: effects)
+    func commit(_ effects: [Effect], state: (SessionName) -> SessionSnapshot?) throws(StorageError) {
+        let records = policy.records(for: effects, state: state)
         try append(records + policy.wantedReservations)
         // The writer learns which entries are each session's now: the
         // outbox keeps only the newest epoch of a session, which is that

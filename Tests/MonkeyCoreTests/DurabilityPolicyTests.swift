@@ -29,22 +29,36 @@ struct DurabilityPolicyTests {
 
     // MARK: Groups of changes
 
+    /// The records of effects, each session's state taken from the last
+    /// of `states` naming it: its state once the group is applied.
+    func records(
+        _ policy: DurabilityPolicy, _ effects: [Effect], states: [SessionSnapshot]
+    ) -> [ControlRecord] {
+        let last = Dictionary(states.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        return policy.records(for: effects, state: { last[$0] })
+    }
+
     @Test func aGroupKeepsTheLastChangeOfEachSessionInOrder() throws {
         let policy = policy()
-        let effects: [Effect] = [
-            .save(try snapshot("a", epoch: 1, monkeys: 2)), .save(try snapshot("b", epoch: 2)),
-            .save(try snapshot("a", epoch: 1, monkeys: 3)), .clear(try snapshot("b", epoch: 3)),
-            .save(try snapshot("c", epoch: 4)),
+        let states = [
+            try snapshot("a", epoch: 1, monkeys: 2), try snapshot("b", epoch: 2),
+            try snapshot("a", epoch: 1, monkeys: 3),
+            try snapshot("b", epoch: 3), try snapshot("c", epoch: 4),
         ]
-        let records = policy.records(for: effects)
-        #expect(records == [effects[2], effects[3], effects[4]].map(policy.record(for:)))
+        let effects: [Effect] = [
+            .save(states[0].name, epoch: 1), .save(states[1].name, epoch: 2), .save(states[2].name, epoch: 1),
+            .clear(states[3].name, epoch: 3), .save(states[4].name, epoch: 4),
+        ]
+        #expect(
+            records(policy, effects, states: states) == [states[2], states[3], states[4]].map(policy.record(saving:)))
     }
 
     @Test func aSingleChangeIsItsOwnRecord() throws {
         let policy = policy()
-        let effect = Effect.clear(try snapshot("a", epoch: 7))
-        #expect(policy.records(for: [effect]) == [policy.record(for: effect)])
-        #expect(policy.records(for: []).isEmpty)
+        let state = try snapshot("a", epoch: 7)
+        #expect(records(policy, [.clear(state.name, epoch: 7)], states: [state]) == [policy.record(saving: state)])
+        #expect(records(policy, [.delete(state.name)], states: []) == [.deleted(state.name)])
+        #expect(records(policy, [], states: []).isEmpty)
     }
 
     /// A session created and deleted in one group leaves no session record,
@@ -52,7 +66,7 @@ struct DurabilityPolicyTests {
     @Test func anEpochOnlyADroppedRecordHeldIsKept() throws {
         let policy = policy()
         let name = try sessionName("a")
-        let records = policy.records(for: [.save(try snapshot("a", epoch: 9)), .delete(name)])
+        let records = records(policy, [.save(name, epoch: 9), .delete(name)], states: [])
         #expect(records == [.deleted(name), .epochs(next: 10)])
         #expect(replay(records).nextEpoch == 10)
         #expect(replay(records).sessions.isEmpty)
@@ -68,27 +82,38 @@ struct DurabilityPolicyTests {
         var epoch: UInt64 = 1
         // Some sessions already known to the policy, with reservations.
         let known = try names.prefix(2).map { try snapshot($0, epoch: 0, nextID: 40) }
-        policy.committed(known.map { policy.record(for: .save($0)) }, bytes: 0)
+        policy.committed(known.map(policy.record(saving:)), bytes: 0)
         var before = ControlState()
-        for snapshot in known { before.apply(policy.record(for: .save(snapshot))) }
+        for snapshot in known { before.apply(policy.record(saving: snapshot)) }
         for _ in 0..<200 {
             let count = Int(random.next(below: 12))
-            var effects: [Effect] = []
+            // Each change and the state it leaves its session in (none: deleted).
+            var changes: [(effect: Effect, state: SessionSnapshot?)] = []
             for _ in 0..<count {
                 let name = names[Int(random.next(below: UInt64(names.count)))]
                 epoch += 1
                 switch random.next(below: 3) {
-                case 0: effects.append(.delete(try sessionName(name)))
-                case 1: effects.append(.clear(try snapshot(name, epoch: epoch, nextID: 50)))
+                case 0: changes.append((.delete(try sessionName(name)), nil))
+                case 1:
+                    changes.append(
+                        (.clear(try sessionName(name), epoch: epoch), try snapshot(name, epoch: epoch, nextID: 50)))
                 default:
-                    effects.append(.save(try snapshot(name, epoch: epoch, nextID: 45, monkeys: Int(epoch % 9) + 1)))
+                    let state = try snapshot(name, epoch: epoch, nextID: 45, monkeys: Int(epoch % 9) + 1)
+                    changes.append((.save(state.name, epoch: epoch), state))
                 }
             }
             var each = before
-            for effect in effects { each.apply(policy.record(for: effect)) }
+            for change in changes {
+                for record in policy.records(for: [change.effect], state: { _ in change.state }) { each.apply(record) }
+            }
+            // Once the group is applied, a session has the state of its last change.
+            var last: [SessionName: SessionSnapshot?] = [:]
+            for change in changes { last[change.effect.session] = change.state }
             var grouped = before
-            for record in policy.records(for: effects) { grouped.apply(record) }
-            #expect(grouped == each, "\(effects)")
+            for record in policy.records(for: changes.map(\.effect), state: { last[$0] ?? nil }) {
+                grouped.apply(record)
+            }
+            #expect(grouped == each, "\(changes.map(\.effect))")
         }
     }
 
@@ -97,7 +122,7 @@ struct DurabilityPolicyTests {
     @Test func aChangeReservesIdsAheadAndKeepsAReservationFarEnough() throws {
         var policy = policy()
         let size = policy.reservationSize(.defaultTick)
-        let first = policy.record(for: .save(try snapshot("a", epoch: 1, nextID: 10)))
+        let first = policy.record(saving: try snapshot("a", epoch: 1, nextID: 10))
         guard case .session(let stored) = first else {
             Issue.record("not a session record: \(first)")
             return
@@ -109,13 +134,13 @@ struct DurabilityPolicyTests {
         #expect(policy.books[try sessionName("a")]?.reservedID == 10 + size)
 
         // Not yet half used: the reservation on disk stays.
-        guard case .session(let again) = policy.record(for: .save(try snapshot("a", epoch: 1, nextID: 11))) else {
+        guard case .session(let again) = policy.record(saving: try snapshot("a", epoch: 1, nextID: 11)) else {
             Issue.record("not a session record")
             return
         }
         #expect(again.reservedID == 10 + size)
         // A CLEAR continues the ids, so the reservation still counts.
-        guard case .session(let cleared) = policy.record(for: .clear(try snapshot("a", epoch: 2, nextID: 11))) else {
+        guard case .session(let cleared) = policy.record(saving: try snapshot("a", epoch: 2, nextID: 11)) else {
             Issue.record("not a session record")
             return
         }
@@ -125,7 +150,7 @@ struct DurabilityPolicyTests {
     @Test func typingAsksForARenewalAtHalfAndWritesOneAtOnceAtTheEnd() throws {
         var policy = policy()
         var session = Session(name: try sessionName("a"), settings: .defaults, retention: 1_000_000, epoch: 1)
-        policy.committed([policy.record(for: .save(session.snapshot))], bytes: 0)
+        policy.committed([policy.record(saving: session.snapshot)], bytes: 0)
         let size = policy.reservationSize(.defaultTick)
         var random = WyRand(seed: 1)
         var renewalAskedAt: UInt64?
@@ -151,7 +176,7 @@ struct DurabilityPolicyTests {
     @Test func anEntriesFileIsCompactedAtTwiceTheRetention() throws {
         var policy = policy()
         var session = Session(name: try sessionName("a"), settings: .defaults, retention: 5, epoch: 1)
-        policy.committed([policy.record(for: .save(session.snapshot))], bytes: 0)
+        policy.committed([policy.record(saving: session.snapshot)], bytes: 0)
         var random = WyRand(seed: 2)
         var compactedAt: [UInt64] = []
         for _ in 0..<25 {
@@ -166,12 +191,12 @@ struct DurabilityPolicyTests {
         var policy = policy()
         let name = try sessionName("a")
         var session = Session(name: name, settings: .defaults, retention: 3, epoch: 1)
-        policy.committed([policy.record(for: .save(session.snapshot))], bytes: 0)
+        policy.committed([policy.record(saving: session.snapshot)], bytes: 0)
         var random = WyRand(seed: 3)
         for _ in 0..<5 { _ = policy.typed(session.type(using: &random), of: session) }
         #expect(policy.books[name]?.recordsInFile == 5)
         session.clear(epoch: 2)
-        policy.committed([policy.record(for: .clear(session.snapshot))], bytes: 0)
+        policy.committed([policy.record(saving: session.snapshot)], bytes: 0)
         #expect(policy.books[name]?.recordsInFile == 0)
         #expect(policy.books[name]?.epoch == 2)
         policy.committed([.deleted(name)], bytes: 0)

@@ -58,11 +58,17 @@ final class TestStore {
     /// Entries recorded in bulk.
     private(set) var recorded: [Entry] = []
 
-    func perform(_ effect: Effect) throws(StorageError) {
+    /// Carries out a change, as `FileStore.commit` does, with `state`, the
+    /// session's state once the change is made.
+    func perform(_ effect: Effect, state: SessionSnapshot?) throws(StorageError) {
         if let failure { throw failure }
         switch effect {
-        case .save(let snapshot): saved.append(snapshot)
-        case .clear(let snapshot): cleared.append(snapshot)
+        case .save(let name, let epoch), .clear(let name, let epoch):
+            guard let state, state.name == name, state.epoch == epoch else {
+                Issue.record("\(effect) without the session's state in its epoch: \(String(describing: state))")
+                return
+            }
+            if case .save = effect { saved.append(state) } else { cleared.append(state) }
         case .delete(let name): deleted.append(name)
         }
     }
@@ -100,7 +106,7 @@ struct Harness {
         var reply = engine.handle(request, from: peer, now: now)
         if let change = reply.change {
             do {
-                try store.perform(change.effect)
+                try store.perform(change.effect, state: engine.snapshot(of: change.session))
             } catch {
                 reply = engine.revert(change, because: error)
             }

@@ -28,7 +28,7 @@ struct ReservationRenewalTests {
         let admin = Peer(uid: 0, pid: 1, mayChange: true)
         let reply = engine.handle(request, from: admin, now: 0)
         #expect(reply.status == .ok("started s"))
-        try store.commit([try #require(reply.change).effect])
+        try store.commit([try #require(reply.change).effect]) { engine.snapshot(of: $0) }
         let name = try #require(SessionName("s"))
         let syncs = DispatchQueue(label: "syncs")
         let ahead = StoredSession.reservationSize(interval: Interval(nanoseconds: 1_000_000), syncInterval: Self.second)

@@ -34,33 +34,34 @@ public struct Change: Sendable {
     public var session: SessionName { effect.session }
 }
 
-/// What makes a change durable.
+/// What makes a change durable: which session to write, and the epoch the
+/// change left it in. The state itself is not kept with each change: the
+/// store writes a session's state as it is once the change's group is
+/// applied (`Engine.snapshot(of:)`; no tick runs between a change and its
+/// commit), and of a session changed several times in a group only the
+/// last record counts, so a snapshot per change would be made to be
+/// thrown away.
 public enum Effect: Sendable, Equatable {
     /// The session's settings and state (START, STOP, SET).
-    case save(SessionSnapshot)
-    /// The session without its entries, numbering from 1 again (CLEAR).
-    case clear(SessionSnapshot)
-    /// The session and its entries are gone (DELETE).
+    case save(SessionName, epoch: UInt64)
+    /// The session's state after a CLEAR, whose entries start again in `epoch`.
+    case clear(SessionName, epoch: UInt64)
     case delete(SessionName)
 
-    /// The session it changes.
     public var session: SessionName {
         switch self {
-        case .save(let snapshot), .clear(let snapshot): snapshot.name
-        case .delete(let name): name
+        case .save(let name, _), .clear(let name, _), .delete(let name): name
         }
     }
 
-    /// The epoch the session has after it (none once deleted).
     public var epoch: UInt64? {
         switch self {
-        case .save(let snapshot), .clear(let snapshot): snapshot.epoch
+        case .save(_, let epoch), .clear(_, let epoch): epoch
         case .delete: nil
         }
     }
 }
 
-/// Why a change could not be made durable, in words for the operator.
 public struct StorageError: Error, Sendable, Equatable {
     public let message: String
 

@@ -66,7 +66,7 @@ extension Engine {
         session.apply(change)
         session.isTyping = true
         var reply = Reply(status: nil)
-        reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
         reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.event =
@@ -83,7 +83,7 @@ extension Engine {
         guard session.isTyping else { return Reply(status: .ok("stopped \(name)")) }
         session.isTyping = false
         var reply = Reply(status: .ok("stopped \(name)"))
-        reply.change = replace(name, with: session, effect: .save(session.snapshot))
+        reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
         unschedule(name)
         reply.event =
             Event(
@@ -97,20 +97,21 @@ extension Engine {
         guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
             return noSuchSession(name)
         }
-        let snapshot = sessions.withSession(inSlot: slot) { scheduled in
+        let changed = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session.apply(change)
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
-            return scheduled.session.snapshot
+            return (scheduled.session.settings, scheduled.session.isTyping, scheduled.session.epoch)
         }
-        guard let snapshot else { return noSuchSession(name) }
-        let odds = odds(of: snapshot.settings, keeping: previous)
+        guard let (settings, isTyping, epoch) = changed else { return noSuchSession(name) }
+        let odds = odds(of: settings, keeping: previous)
         _ = sessions.withSession(inSlot: slot) { $0.odds = odds }
         var reply = Reply(status: nil)
-        reply.change = Change(effect: .save(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
+        reply.change = Change(
+            effect: .save(name, epoch: epoch), previous: previous, previousDue: sessions.due(ofSlot: slot))
         let impossibility = odds?.impossibility
         reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
-        if snapshot.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
+        if isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         var fields: [Event.Field] = []
         if let target = change.target { fields.append(Event.Field("target", target)) }
         if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
@@ -131,19 +132,20 @@ extension Engine {
         let removed = previous.session.log.count
         let epoch = nextEpoch
         nextEpoch += 1
-        let snapshot = sessions.withSession(inSlot: slot) { scheduled in
+        let nextID = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session.clear(epoch: epoch)
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
-            return scheduled.session.snapshot
+            return scheduled.session.nextID
         }
-        guard let snapshot else { return noSuchSession(name) }
+        guard let nextID else { return noSuchSession(name) }
         var reply = Reply(status: .ok("cleared \(name)"))
-        reply.change = Change(effect: .clear(snapshot), previous: previous, previousDue: sessions.due(ofSlot: slot))
+        reply.change = Change(
+            effect: .clear(name, epoch: epoch), previous: previous, previousDue: sessions.due(ofSlot: slot))
         reply.event =
             Event(
                 kind: .clear, session: name,
-                fields: [Event.Field("entries", String(removed)), Event.Field("id", String(snapshot.nextID))],
+                fields: [Event.Field("entries", String(removed)), Event.Field("id", String(nextID))],
                 peer: peer)
         return reply
     }

@@ -128,6 +128,13 @@ public struct Engine {
 
     public var sessionNames: [SessionName] { sessions.keys.sorted() }
 
+    /// A session's state without its entries, as it is now: what the store
+    /// writes for a change (see `Effect`).
+    public func snapshot(of name: SessionName) -> SessionSnapshot? {
+        guard let slot = sessions.slot(of: name) else { return nil }
+        return sessions.read(slot: slot) { $0.session.snapshot }
+    }
+
     /// Every session's state without its entries, in no order.
     public var snapshots: [SessionSnapshot] {
         sessions.reduce([SessionSnapshot]()) { snapshots, session in snapshots.append(session.snapshot) }

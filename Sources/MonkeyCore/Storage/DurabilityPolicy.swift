@@ -92,42 +92,37 @@ public struct DurabilityPolicy: Sendable {
 
     // MARK: Changes
 
-    /// The record that makes `effect` durable, reserving ids ahead: within
+    /// The record that saves a session's state, reserving ids ahead: within
     /// an epoch, or across a CLEAR (ids continue), a reservation already far
     /// enough ahead is kept.
-    public func record(for effect: Effect) -> ControlRecord {
-        switch effect {
-        case .save(let snapshot), .clear(let snapshot):
-            let current = books[snapshot.name]?.reservedID ?? 0
-            return .session(
-                StoredSession.reserving(
-                    snapshot, ahead: reservationSize(snapshot.settings.interval), current: current))
-        case .delete(let name):
-            return .deleted(name)
-        }
+    public func record(saving snapshot: SessionSnapshot) -> ControlRecord {
+        let current = books[snapshot.name]?.reservedID ?? 0
+        return .session(
+            StoredSession.reserving(snapshot, ahead: reservationSize(snapshot.settings.interval), current: current))
     }
 
-    /// The records that make a group of changes durable: one for the last
+    /// The records that make a group of changes durable, given `state`, each
+    /// session's state once the whole group is applied: one for the last
     /// change of each session, in the order of those last changes. A
     /// session record holds the whole session and replay keeps the last, so
     /// the earlier ones of a group (whose `OK`s wait for the same sync)
     /// would only be overwritten. An epoch that only a dropped record held
     /// is kept by an `epochs` record, so that no later session gets it again.
-    public func records(for effects: [Effect]) -> [ControlRecord] {
-        guard effects.count > 1 else { return effects.map(record(for:)) }
+    public func records(for effects: [Effect], state: (SessionName) -> SessionSnapshot?) -> [ControlRecord] {
+        guard effects.count > 1 else { return effects.map { record(for: $0, state: state) } }
         var seen = Set<SessionName>()
         var records: [ControlRecord] = []
         var keptEpoch: UInt64 = 0
         var droppedEpoch: UInt64 = 0
         var previous: SessionName?
-        for effect in effects.reversed() {
-            let epoch = effect.epoch ?? 0
-            let session = effect.session
+        for index in effects.indices.reversed() {
+            let epoch = effects[index].epoch ?? 0
+            let session = effects[index].session
             // A run of changes of one session (pipelined) needs no hashing.
             let isLast = session != previous && seen.insert(session).inserted
             previous = session
             if isLast {
-                records.append(record(for: effect))
+                records.append(record(for: effects[index], state: state))
                 keptEpoch = max(keptEpoch, epoch)
             } else {
                 droppedEpoch = max(droppedEpoch, epoch)
@@ -136,6 +131,22 @@ public struct DurabilityPolicy: Sendable {
         records.reverse()
         if droppedEpoch > keptEpoch { records.append(.epochs(next: droppedEpoch + 1)) }
         return records
+    }
+
+    /// The record of the last change of a session in its group. A saved
+    /// session always has a state, in the change's epoch: no tick runs
+    /// between a change and its commit. Were it otherwise, stopping is
+    /// better than an `OK` for a change that was not written.
+    private func record(for effect: Effect, state: (SessionName) -> SessionSnapshot?) -> ControlRecord {
+        switch effect {
+        case .save(let name, let epoch), .clear(let name, let epoch):
+            guard let snapshot = state(name), snapshot.epoch == epoch else {
+                preconditionFailure("no state of session \(name) in epoch \(epoch) for its change")
+            }
+            return record(saving: snapshot)
+        case .delete(let name):
+            return .deleted(name)
+        }
     }
 
     /// The records, `bytes` long in all, are durable in the current segment.
