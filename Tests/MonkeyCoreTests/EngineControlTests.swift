@@ -85,6 +85,30 @@ struct EngineControlTests {
         #expect(harness.engine.session(named: try sessionName("a"))?.settings.target.target == "xz")
     }
 
+    /// The odds follow the target, the monkeys and the alphabet: a SET of
+    /// anything else keeps them, and its warning; one of those works them
+    /// out again.
+    @Test func setKeepsOrRedoesTheOdds() throws {
+        var harness = Harness()
+        try harness.expectOK("START a alphabet=xy monkeys=3 target=xz interval=1h")
+        #expect(
+            try harness.send("SET a interval=2h").status
+                == .ok("updated a; warning: the target can never be typed: the alphabet lacks \"z\""))
+        #expect(try harness.status("a").value("p_hit") == "0")
+        try harness.expectOK("SET a target=xy")
+        #expect(try harness.status("a").value("expected_entries") == "2")
+        try harness.expectOK("SET a seed=1")
+        #expect(try harness.status("a").value("expected_entries") == "2")
+        try harness.expectOK("SET a monkeys=2")
+        #expect(try harness.status("a").value("expected_entries") == "4")
+        try harness.expectOK("SET a alphabet=xyz")
+        #expect(try harness.status("a").value("expected_entries") == "9")
+        try harness.expectOK("SET a target=\"\"")
+        #expect(try harness.status("a").value("p_hit") == nil)
+        #expect(try harness.send("SET a monkeys=1").status == .ok("updated a"))
+        #expect(try harness.status("a").value("p_hit") == nil)
+    }
+
     @Test func setChangesALiveSession() throws {
         var harness = Harness()
         try harness.expectOK("START a alphabet=x")

@@ -97,30 +97,54 @@ extension Engine {
         guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
             return noSuchSession(name)
         }
+        // Only a target, a number of monkeys or an alphabet changes the
+        // odds, and without a target there are none: the settings are
+        // copied out only to work them out.
+        let changesOdds = change.target != nil || change.monkeys != nil || change.alphabet != nil
         let changed = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session.apply(change)
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
-            return (scheduled.session.settings, scheduled.session.isTyping, scheduled.session.epoch)
+            let hasTarget = !scheduled.session.settings.target.isEmpty
+            return (
+                oddsOf: changesOdds && hasTarget ? scheduled.session.settings : nil,
+                impossibility: changesOdds ? nil : scheduled.odds?.impossibility,
+                isTyping: scheduled.session.isTyping, epoch: scheduled.session.epoch
+            )
         }
-        guard let (settings, isTyping, epoch) = changed else { return noSuchSession(name) }
-        let odds = odds(of: settings, keeping: previous)
-        _ = sessions.withSession(inSlot: slot) { $0.odds = odds }
+        guard case (var newSettings, var impossibility, let isTyping, let epoch)? = changed else {
+            return noSuchSession(name)
+        }
+        if changesOdds {
+            let odds = newSettings.take().flatMap { self.odds(of: $0) }
+            impossibility = odds?.impossibility
+            _ = sessions.withSession(inSlot: slot) { $0.odds = odds }
+        }
         var reply = Reply(status: nil)
         reply.change = Change(
             effect: .save(name, epoch: epoch), previous: previous, previousDue: sessions.due(ofSlot: slot))
-        let impossibility = odds?.impossibility
         reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
         if isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
-        var fields: [Event.Field] = []
-        if let target = change.target { fields.append(Event.Field("target", target)) }
-        if let monkeys = change.monkeys { fields.append(Event.Field("monkeys", String(monkeys))) }
-        if let interval = change.interval { fields.append(Event.Field("interval", interval.description)) }
-        if let alphabet = change.alphabet { fields.append(Event.Field("alphabet", alphabet.text)) }
-        if let seed = change.seed { fields.append(Event.Field("seed", seed.text)) }
-        if let impossibility { fields.append(Event.Field("warning", Self.neverTyped(impossibility))) }
-        reply.event = Event(kind: .set, session: name, fields: fields, peer: peer)
+        reply.event = Event(kind: .set, session: name, fields: Self.setFields(change, impossibility), peer: peer)
         return reply
+    }
+
+    /// A SET event's fields: the settings it changed and, when the target
+    /// can never be typed, why.
+    private static func setFields(_ change: SettingsChange, _ impossibility: Impossibility?) -> [Event.Field] {
+        var fields: [Event.Field] = []
+        // The first made as a literal of one: an array grown from empty
+        // costs more, and most SETs change one setting.
+        func add(_ field: Event.Field) {
+            if fields.isEmpty { fields = [field] } else { fields.append(field) }
+        }
+        if let target = change.target { add(Event.Field("target", target)) }
+        if let monkeys = change.monkeys { add(Event.Field("monkeys", String(monkeys))) }
+        if let interval = change.interval { add(Event.Field("interval", interval.description)) }
+        if let alphabet = change.alphabet { add(Event.Field("alphabet", alphabet.text)) }
+        if let seed = change.seed { add(Event.Field("seed", seed.text)) }
+        if let impossibility { add(Event.Field("warning", neverTyped(impossibility))) }
+        return fields
     }
 
     private mutating func clear(_ name: SessionName, peer: Peer) -> Reply {
