@@ -87,6 +87,12 @@ struct EventLogLineTests {
         )
     }
 
+    @Test(arguments: Event.Kind.allCases)
+    func everyLineStartsWithTheDaemonAndTheKind(kind: Event.Kind) throws {
+        let event = Event(kind: kind, session: try sessionName("q"), fields: [], peer: nil)
+        #expect(line(event).hasPrefix("monkeyd: \(kind.rawValue): "))
+    }
+
     @Test func aPeerAloneOrNothingAtAll() throws {
         let bare = Event(kind: .delete, session: try sessionName("q"), fields: [], peer: nil)
         #expect(line(bare) == "monkeyd: delete: deleted session q\n")

@@ -10,24 +10,25 @@ extension Event {
     /// change makes an event, and only the sink that writes it needs its
     /// sentence, as bytes, so none is built as a string on the way.
     public func appendMessage<Output: ByteOutput>(to output: inout Output) {
-        let name = session?.text ?? ""
+        // Appended where it lies: a copy of the optional name costs more than the name.
+        func appendName() { if let session { output.appendUTF8(session.text) } }
         switch kind {
         case .start:
             output.appendLiteral(value(of: "created") == "yes" ? "created and started session " : "started session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(": ")
             appendValue(of: "monkeys", to: &output)
             output.appendLiteral(" monkeys every ")
             appendValue(of: "interval", to: &output)
         case .stop:
             output.appendLiteral("stopped session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(" after ")
             appendValue(of: "typed", to: &output)
             output.appendLiteral(" entries")
         case .set:
             output.appendLiteral("changed session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(":")
             // By index, as below: a loop over the elements copies each field.
             for index in fields.indices where fields[index].key != "warning" {
@@ -38,28 +39,28 @@ extension Event {
             }
         case .clear:
             output.appendLiteral("cleared session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(" (")
             appendValue(of: "entries", to: &output)
             output.appendLiteral(" entries removed)")
         case .delete:
             output.appendLiteral("deleted session ")
-            output.appendUTF8(name)
+            appendName()
         case .hit:
             output.appendLiteral("session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(" typed its target in ")
             appendEntry(to: &output)
         case .best:
             output.appendLiteral("session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(" came closer to its target: \"")
             appendValue(of: "best", to: &output)
             output.appendLiteral("\" in ")
             appendEntry(to: &output)
         case .restore:
             output.appendLiteral("restored session ")
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(value(of: "state") == "running" ? " (typing, " : " (stopped, ")
             appendValue(of: "entries", to: &output)
             output.appendLiteral(" entries)")
@@ -67,7 +68,7 @@ extension Event {
             output.appendLiteral("reloaded the configuration from ")
             appendValue(of: "config", to: &output)
         case .typed:
-            output.appendUTF8(name)
+            appendName()
             output.appendLiteral(": ")
             appendValue(of: "number", to: &output)
             output.appendLiteral(". ")
@@ -88,9 +89,7 @@ extension Event {
     /// `monkeyd: start: <sentence> [key=value ... peer_uid=0 peer_pid=1]`.
     public func appendLogLine(to buffer: ByteBuffer) {
         var output = buffer
-        output.appendLiteral("monkeyd: ")
-        output.appendUTF8(kind.rawValue)
-        output.appendLiteral(": ")
+        output.appendLiteral(logLinePrefix)
         appendMessage(to: &output)
         if !fields.isEmpty || peer != nil {
             output.appendLiteral(" [")
@@ -109,6 +108,22 @@ extension Event {
             output.append(UInt8(ascii: "]"))
         }
         output.append(0x0A)
+    }
+
+    /// `monkeyd: <kind>: `, in one piece.
+    private var logLinePrefix: StaticString {
+        switch kind {
+        case .start: "monkeyd: start: "
+        case .stop: "monkeyd: stop: "
+        case .set: "monkeyd: set: "
+        case .clear: "monkeyd: clear: "
+        case .delete: "monkeyd: delete: "
+        case .hit: "monkeyd: hit: "
+        case .best: "monkeyd: best: "
+        case .restore: "monkeyd: restore: "
+        case .reload: "monkeyd: reload: "
+        case .typed: "monkeyd: typed: "
+        }
     }
 
     /// A field's value in a sentence: nothing when the event lacks it.
