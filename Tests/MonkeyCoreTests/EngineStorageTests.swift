@@ -52,6 +52,60 @@ struct EngineStorageTests {
         #expect(try harness.send(line, now: ms(450)).errorCode == nil)
     }
 
+    /// A group whose commit fails is taken back newest first, whatever it
+    /// held (SETs of each setting, a session created, cleared, deleted and
+    /// created again): every session is as it was, with its odds, its log
+    /// and its schedule, and the next ticks type what they would have.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func aFailedGroupIsTakenBackWhole(seed: UInt64) throws {
+        var random = WyRand(seed: seed)
+        let lines = [
+            "START a", "START c target=ab", "STOP a", "SET a monkeys=3", "SET a target=xy alphabet=xyz",
+            "SET a target=ab",
+            "SET b interval=1s seed=4", "SET b seed=", "SET a target=\"\"", "SET c monkeys=2 interval=250ms", "CLEAR a",
+            "CLEAR b", "DELETE a", "DELETE c", "START b monkeys=4",
+        ]
+        let names = try ["a", "b", "c"].map { try sessionName($0) }
+        func observe(_ harness: inout Harness) throws -> [String] {
+            var seen = names.map { name in
+                guard let session = harness.engine.session(named: name) else { return "\(name): none" }
+                return "\(session.snapshot) \((0..<session.log.count).map { session.log[$0].id })"
+            }
+            for name in names {
+                let status = try harness.send("STATUS \(name)")
+                seen.append(
+                    status.records.first.map { ResponseEncoder.encode($0) } ?? "\(String(describing: status.status))")
+            }
+            seen.append("\(String(describing: harness.engine.nextDeadline()))")
+            return seen
+        }
+        for round in 0..<40 {
+            var harness = Harness()
+            // Hits and progress made, for a new target to reset and a revert to put back.
+            try harness.expectOK("START a monkeys=2 target=ab alphabet=ab")
+            try harness.expectOK("START b target=zz alphabet=xy")
+            try harness.expectOK("STOP b")
+            harness.tick(times: 3)
+            let before = try observe(&harness)
+            #expect(harness.engine.session(named: names[0])?.hits ?? 0 > 0)
+            var changes: [Change] = []
+            var sent: [String] = []
+            for _ in 0...random.next(below: 8) {
+                let line = lines[Int(random.next(below: UInt64(lines.count)))]
+                let reply = harness.engine.handle(
+                    try #require(try harness.parser.parse(line)), from: admin, now: ms(350))
+                if let change = reply.change {
+                    changes.append(change)
+                    sent.append(line)
+                }
+            }
+            for change in changes.reversed() { _ = harness.engine.revert(change, because: StorageError("disk full")) }
+            #expect(try observe(&harness) == before, "round \(round): \(sent)")
+            let typed = harness.tick(now: ms(400)).entries
+            #expect(typed.map(\.session.text) == ["a"] && typed.map(\.entry.number) == [4], "round \(round): \(sent)")
+        }
+    }
+
     @Test func readOnlyVerbsNeverTouchTheStore() throws {
         let store = TestStore()
         var harness = Harness(store: store)

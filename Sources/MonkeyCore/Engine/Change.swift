@@ -11,24 +11,39 @@ public struct Change: Sendable {
 
     private final class Box: Sendable {
         let effect: Effect
-        let previous: Engine.ScheduledSession?
+        let undo: Undo
         let previousDue: UInt64?
 
-        init(effect: Effect, previous: Engine.ScheduledSession?, previousDue: UInt64?) {
+        init(effect: Effect, undo: Undo, previousDue: UInt64?) {
             self.effect = effect
-            self.previous = previous
+            self.undo = undo
             self.previousDue = previousDue
         }
     }
 
+    /// What puts the session back as it was.
+    enum Undo: Sendable {
+        /// The whole session as it was (nil: there was none): START, STOP,
+        /// CLEAR and DELETE.
+        case session(Engine.ScheduledSession?)
+        /// The settings a SET replaced, with the odds (when it changed
+        /// them) and the attention id: a copy of the whole session for
+        /// every SET retained and released each of its references.
+        case settings(SettingsUndo, odds: Odds??, attentionID: UInt64)
+    }
+
     init(effect: Effect, previous: Engine.ScheduledSession?, previousDue: UInt64?) {
-        box = Box(effect: effect, previous: previous, previousDue: previousDue)
+        box = Box(effect: effect, undo: .session(previous), previousDue: previousDue)
+    }
+
+    init(effect: Effect, undo: Undo, previousDue: UInt64?) {
+        box = Box(effect: effect, undo: undo, previousDue: previousDue)
     }
 
     /// What the store must make durable.
     public var effect: Effect { box.effect }
-    /// The session as it was before, and when it was due to tick.
-    var previous: Engine.ScheduledSession? { box.previous }
+    /// What undoes it, and when the session was due to tick.
+    var undo: Undo { box.undo }
     var previousDue: UInt64? { box.previousDue }
 
     public var session: SessionName { effect.session }
@@ -76,7 +91,15 @@ extension Engine {
     /// schedule); returns the reply the client gets instead. Changes made
     /// after it must be reverted first.
     public mutating func revert(_ change: Change, because error: StorageError) -> Reply {
-        putBack(change.session, change.previous, due: change.previousDue)
+        switch change.undo {
+        case .session(let previous): putBack(change.session, previous, due: change.previousDue)
+        case .settings(let undo, let odds, let attentionID):
+            putBack(change.session, due: change.previousDue) { scheduled in
+                scheduled.session.undo(undo)
+                if let odds { scheduled.odds = odds }
+                scheduled.attentionID = attentionID
+            }
+        }
         let name = change.session
         let message =
             switch change.effect {

@@ -92,29 +92,33 @@ extension Engine {
     }
 
     private mutating func set(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
-        // Changed where it lies, as CLEAR is: the only copy made is the one
-        // the change keeps for `revert`, and the name is looked up once.
-        guard let slot = sessions.slot(of: name), let previous = sessions.scheduled(inSlot: slot) else {
-            return noSuchSession(name)
-        }
+        // Changed where it lies, as CLEAR is, and the name looked up once.
+        // What the change replaced is kept for `revert`, not the session.
+        guard let slot = sessions.slot(of: name) else { return noSuchSession(name) }
         // Only a target, a number of monkeys or an alphabet changes the
         // odds, and without a target there are none: the settings are
         // copied out only to work them out.
         let changesOdds = change.target != nil || change.monkeys != nil || change.alphabet != nil
         let changed = sessions.withSession(inSlot: slot) { scheduled in
-            scheduled.session.apply(change)
+            let undo = scheduled.session.apply(change)
+            let attentionID = scheduled.attentionID
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
             let hasTarget = !scheduled.session.settings.target.isEmpty
             return (
+                undo: undo, attentionID: attentionID,
                 oddsOf: changesOdds && hasTarget ? scheduled.session.settings : nil,
+                oldOdds: changesOdds ? scheduled.odds : nil,
                 impossibility: changesOdds ? nil : scheduled.odds?.impossibility,
                 isTyping: scheduled.session.isTyping, epoch: scheduled.session.epoch
             )
         }
-        guard case (var newSettings, var impossibility, let isTyping, let epoch)? = changed else {
-            return noSuchSession(name)
-        }
+        guard
+            case (
+                let undo, let attentionID, var newSettings, let oldOdds, var impossibility, let isTyping, let epoch
+            )? =
+                changed
+        else { return noSuchSession(name) }
         if changesOdds {
             let odds = newSettings.take().flatMap { self.odds(of: $0) }
             impossibility = odds?.impossibility
@@ -122,7 +126,9 @@ extension Engine {
         }
         var reply = Reply(status: nil)
         reply.change = Change(
-            effect: .save(name, epoch: epoch), previous: previous, previousDue: sessions.due(ofSlot: slot))
+            effect: .save(name, epoch: epoch),
+            undo: .settings(undo, odds: changesOdds ? .some(oldOdds) : nil, attentionID: attentionID),
+            previousDue: sessions.due(ofSlot: slot))
         reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
         if isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.event = Event(kind: .set, session: name, fields: Self.setFields(change, impossibility), peer: peer)

@@ -280,6 +280,22 @@ public struct Engine {
         schedule(slot: slot, interval: previous.session.settings.interval.nanoseconds, at: due)
     }
 
+    /// Puts a session back by undoing a change where it lies, then its
+    /// schedule as it was (`due`).
+    mutating func putBack(_ name: SessionName, due: UInt64?, undoing body: (inout ScheduledSession) -> Void) {
+        unschedule(name)
+        guard let slot = sessions.slot(of: name),
+            let interval = sessions.withSession(
+                inSlot: slot,
+                { scheduled in
+                    body(&scheduled)
+                    return scheduled.session.settings.interval.nanoseconds
+                }),
+            let due
+        else { return }
+        schedule(slot: slot, interval: interval, at: due)
+    }
+
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
         let target = sessions[name]?.session.settings.target.target ?? ""
         return Event(

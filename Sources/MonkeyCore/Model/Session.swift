@@ -82,20 +82,50 @@ public struct Session: Sendable {
         return entry
     }
 
-    /// Applies new settings; a new target starts its hits and progress afresh.
-    public mutating func apply(_ change: SettingsChange) {
-        if let monkeys = change.monkeys { settings.monkeys = monkeys }
-        if let interval = change.interval { settings.interval = interval }
-        if let alphabet = change.alphabet { settings.alphabet = alphabet }
-        switch change.seed {
-        case .seed(let seed): settings.seed = seed
-        case .fresh: settings.seed = nil
-        case nil: break
+    /// Applies new settings; a new target starts its hits and progress
+    /// afresh. Returns what it replaced, for `undo`.
+    @discardableResult
+    public mutating func apply(_ change: SettingsChange) -> SettingsUndo {
+        var undo = SettingsUndo()
+        if let monkeys = change.monkeys {
+            undo.monkeys = settings.monkeys
+            settings.monkeys = monkeys
+        }
+        if let interval = change.interval {
+            undo.interval = settings.interval
+            settings.interval = interval
+        }
+        if let alphabet = change.alphabet {
+            undo.alphabet = settings.alphabet
+            settings.alphabet = alphabet
+        }
+        if let seed = change.seed {
+            undo.seed = .some(settings.seed)
+            switch seed {
+            case .seed(let seed): settings.seed = seed
+            case .fresh: settings.seed = nil
+            }
         }
         if let target = change.target, target != settings.target.target {
+            undo.target = (settings.target, hits, bestLength)
             settings.target = TargetMatcher(target: target)
             hits = 0
             bestLength = 0
+        }
+        return undo
+    }
+
+    /// Puts back what `apply` replaced: the session is as it was before,
+    /// provided nothing else changed it in between.
+    public mutating func undo(_ undo: SettingsUndo) {
+        if let monkeys = undo.monkeys { settings.monkeys = monkeys }
+        if let interval = undo.interval { settings.interval = interval }
+        if let alphabet = undo.alphabet { settings.alphabet = alphabet }
+        if let seed = undo.seed { settings.seed = seed }
+        if let (target, hits, bestLength) = undo.target {
+            settings.target = target
+            self.hits = hits
+            self.bestLength = bestLength
         }
     }
 
@@ -124,6 +154,19 @@ public struct Session: Sendable {
 
 /// Everything about a session except its entries: what the store keeps
 /// durable before a control action is acknowledged.
+/// What `Session.apply` replaced: only the settings a change names, so
+/// that keeping it for a revert copies nothing else (a SET of the monkeys
+/// keeps one number, not the whole session).
+public struct SettingsUndo: Sendable {
+    var monkeys: Int?
+    var interval: Interval?
+    var alphabet: Alphabet?
+    /// The seed it had, or none (`.some(nil)`), when the change set one.
+    var seed: TypingSeed??
+    /// A new target's predecessor, with the hits and progress it had made.
+    var target: (matcher: TargetMatcher, hits: UInt64, bestLength: Int)?
+}
+
 public struct SessionSnapshot: Sendable, Equatable {
     public var name: SessionName
     public var settings: SessionSettings
