@@ -27,7 +27,7 @@ extension Daemon {
             isSyncArmed = false
             isSyncArmedEarly = false
             // Afterwards, what typing added meanwhile (or a failure left) waits one interval more.
-            store.sync(replyingOn: queue) { [self] in
+            store.sync(events: eventLog, replyingOn: queue) { [self] in
                 wakeUps.note(.syncCompletion)
                 armSyncTimer()
             }
@@ -42,7 +42,7 @@ extension Daemon {
     func flushStore() {
         syncTimer?.cancel()
         commitChanges()
-        store.close(engine.snapshots, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID)
+        store.close(engine.snapshots, events: eventLog, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID)
     }
 }
 

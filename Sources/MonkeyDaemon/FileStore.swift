@@ -26,8 +26,6 @@ final class FileStore: @unchecked Sendable {
     var problem: String?
     /// For metrics.
     var counters = Counters()
-    /// Where each event's record is assembled before it joins the outbox.
-    private let recordScratch = ByteBuffer()
 
     struct Counters {
         /// Appends (with their sync) of the control log, and the records they held.
@@ -71,6 +69,8 @@ final class FileStore: @unchecked Sendable {
         self.loadedEvents = loaded.events
         self.loadedEventsReservedID = loaded.eventsReservedID
         self.eventsInFile = loaded.events.count
+        self.newestEventID = loaded.events.last?.id ?? 0
+        self.handedEventID = newestEventID
         policy.restoreEventReservation(loaded.eventsReservedID)
         self.writerEpochs = Dictionary(
             loaded.sessions.map { ($0.session.name, $0.session.epoch) }, uniquingKeysWith: { $1 })
@@ -96,11 +96,16 @@ final class FileStore: @unchecked Sendable {
     let loadedEventsReservedID: UInt64
     /// Events in the events file once what was handed over is written.
     private var eventsInFile: Int
+    /// The newest event recorded, and the newest handed to the writer.
+    private var newestEventID: UInt64
+    private var handedEventID: UInt64
     /// The epoch the writer was last told of, by session.
     private var writerEpochs: [SessionName: UInt64]
 
     var syncInterval: Interval { policy.syncInterval }
-    var hasPendingWrites: Bool { !outbox.isEmpty || writerHasUnwritten || !policy.wantedReservations.isEmpty }
+    var hasPendingWrites: Bool {
+        !outbox.isEmpty || newestEventID > handedEventID || writerHasUnwritten || !policy.wantedReservations.isEmpty
+    }
     /// So much is buffered that it should be written now.
     var wantsEarlySync: Bool { outbox.isLarge }
 
@@ -190,15 +195,10 @@ final class FileStore: @unchecked Sendable {
         try? append([reservation])
     }
 
-    /// Records an event of the stream; past twice `log`'s capacity in the
-    /// file, the file is rewritten with the events the log keeps.
-    func record(_ event: StreamEvent, retained log: EventLog) {
-        EventFile.append(event, to: &outbox.events, assemblingIn: recordScratch)
-        eventsInFile += 1
-        guard eventsInFile >= 2 * log.capacity else { return }
-        outbox.eventsFile = log.retained
-        outbox.eventsFileHolds = outbox.events.count
-        eventsInFile = log.count
+    /// An event of the stream was added to the event log: the next sync
+    /// takes it from there (see `takeOutbox`).
+    func record(_ event: StreamEvent) {
+        newestEventID = event.id
     }
 
     // MARK: Syncing
@@ -208,16 +208,16 @@ final class FileStore: @unchecked Sendable {
     /// on its own queue; `completion` runs on `queue` when it is done.
     /// While a sync is in progress the outbox keeps filling, and the sync
     /// in progress calls its completion.
-    func sync(replyingOn queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
+    func sync(events: EventLog, replyingOn queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
         guard !isSyncing else { return }
         let reservations = policy.wantedReservations
         if !reservations.isEmpty { try? append(reservations) }
-        guard !outbox.isEmpty || writerHasUnwritten else {
+        guard !outbox.isEmpty || newestEventID > handedEventID || writerHasUnwritten else {
             queue.async(execute: completion)
             return
         }
         isSyncing = true
-        let outbox = takeOutbox()
+        let outbox = takeOutbox(events: events)
         let writer = self.writer
         writer.queue.async { [self] in
             let started = Syscalls.monotonicNanoseconds()
@@ -234,9 +234,24 @@ final class FileStore: @unchecked Sendable {
         }
     }
 
-    /// The outbox, leaving an empty one.
-    private func takeOutbox() -> Outbox {
+    /// The outbox, leaving an empty one, with the events recorded since
+    /// the last: those the event log still holds (it keeps the newest, as
+    /// the file does; older ones that more than its capacity pushed out
+    /// would only be dropped by the file's next rewrite). Past twice the
+    /// log's capacity in the file, the file is rewritten with the log's.
+    private func takeOutbox(events log: EventLog) -> Outbox {
         var taken = outbox
+        if newestEventID > handedEventID {
+            let new = log.retained.dropFirst(log.position(afterID: handedEventID))
+            if eventsInFile + new.count >= 2 * log.capacity {
+                taken.eventsFile = log.retained
+                eventsInFile = log.count
+            } else {
+                taken.newEvents = new
+                eventsInFile += new.count
+            }
+            handedEventID = newestEventID
+        }
         var room = RecordBuffer()
         swap(&room, &spareRecords)
         outbox = Outbox()
@@ -318,8 +333,8 @@ final class FileStore: @unchecked Sendable {
     /// At a clean shutdown: waits for a sync or snapshot in progress, then
     /// writes everything, folds the journal, and writes a snapshot of each
     /// session's exact state.
-    func close(_ sessions: [SessionSnapshot], nextEpoch: UInt64, nextEventID: UInt64) {
-        let outbox = takeOutbox()
+    func close(_ sessions: [SessionSnapshot], events: EventLog, nextEpoch: UInt64, nextEventID: UInt64) {
+        let outbox = takeOutbox(events: events)
         let writer = self.writer
         let state = self.state(of: sessions, nextEpoch: nextEpoch, nextEventID: nextEventID, exact: true)
         let segment = controlLog.segment

@@ -112,6 +112,7 @@ extension FileWriter {
         }
         let contents = EventFile.decode(bytes)
         eventsLength = contents.validLength < EventFile.header.count ? 0 : contents.validLength
+        eventsThroughID = contents.events.last?.id ?? 0
         if let damage = contents.damage {
             report(.warning, "\(eventsPath): \(damage); cut it there, keeping \(contents.events.count) events")
             do {

@@ -38,6 +38,11 @@ final class FileWriter: @unchecked Sendable {
     var eventsLength = 0
     /// Event records whose write failed, written again first next time.
     var eventsUnwritten: [UInt8] = []
+    /// The newest event in the events file or in `eventsUnwritten`: a
+    /// slice handed over is written from the event after it.
+    var eventsThroughID: UInt64 = 0
+    /// Where each event's record is assembled.
+    private let eventScratch = ByteBuffer()
 
     /// What the writer knows of one session's entries file.
     final class SessionFiles {
@@ -216,22 +221,29 @@ final class FileWriter: @unchecked Sendable {
         return failure
     }
 
-    /// Replaces the events file when the outbox holds a whole one, then
-    /// appends the outbox's events that the replacement does not hold (or,
-    /// if it failed, all of them and those that failed before) and syncs.
+    /// Replaces the events file when the outbox holds a whole one, or
+    /// appends the outbox's new events to it (with those whose write failed
+    /// before), and syncs. Only events newer than the newest already
+    /// written are written: a failed rewrite leaves the file as it was, and
+    /// the events it was to hold are appended instead.
     private func writeEvents(_ outbox: Outbox) throws(StorageError) {
         var failure: StorageError?
-        var records = eventsUnwritten + outbox.events
+        var records = eventsUnwritten
         if let retained = outbox.eventsFile {
             let file = EventFile.encode(retained)
             do {
                 try replaceFile(eventsPath, with: file, what: "the events")
                 eventsLength = file.count
-                records = Array(outbox.events[outbox.eventsFileHolds...])
+                records = []
+                eventsThroughID = max(eventsThroughID, retained.last?.id ?? 0)
             } catch {
-                // The file keeps growing until the next compaction; nothing is lost.
+                // The file keeps growing until the next rewrite; nothing is lost.
                 failure = error
             }
+        }
+        for event in outbox.eventsFile ?? outbox.newEvents where event.id > eventsThroughID {
+            EventFile.append(event, to: &records, assemblingIn: eventScratch)
+            eventsThroughID = event.id
         }
         eventsUnwritten = []
         if !records.isEmpty {

@@ -54,7 +54,7 @@ struct ReservationRenewalTests {
             #expect(typedThrough < (try reservedOnDisk(directory, name)), "second \(second)")
 
             let synced = DispatchSemaphore(value: 0)
-            store.sync(replyingOn: syncs) { synced.signal() }
+            store.sync(events: EventLog(capacity: 10, nextID: 1), replyingOn: syncs) { synced.signal() }
             synced.wait()
             // A renewal is asked for at half the reservation and written at
             // the next sync: never down to the last ids, waiting for the disk.
