@@ -16,8 +16,10 @@
 # seconds (default 6). Each daemon gets a session q, stopped, and a
 # state directory of its own; instrumentation is on only while the load
 # runs, on every thread. `max_events` and `control_log_size` are set high so
-# that no rewrite of the events file and no compaction falls in the window:
-# each moves the count by a few hundred a request. Binaries are stripped of
+# that no rewrite of the events file and no compaction falls in the window
+# (each moves the count by a few hundred a request), and `sync_interval` so
+# long that no sync does either: the storage thread encodes the events file
+# at each sync, and whether one fell in the window moved the count by 400. Binaries are stripped of
 # debug information first (valgrind cannot read Swift's DWARF 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +40,7 @@ for daemon in "$@"; do
     dir="$WORK/$(date +%s%N)"
     mkdir -p "$dir"
     strip -g -o "$dir/monkeyd" "$daemon"
-    printf 'max_events = 10000000\ncontrol_log_size = 1G\n' > "$dir/monkeyd.conf"
+    printf 'max_events = 10000000\ncontrol_log_size = 1G\nsync_interval = 1h\n' > "$dir/monkeyd.conf"
     valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.%p" --dump-line=no --instr-atstart=no \
         "$dir/monkeyd" --socket "$dir/s.sock" --state-dir "$dir/state" --config "$dir/monkeyd.conf" \
         >/dev/null 2>&1 &

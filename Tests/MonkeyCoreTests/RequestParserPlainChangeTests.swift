@@ -26,7 +26,8 @@ struct RequestParserPlainChangeTests {
         "SET q monkeys=", "SET q monkeys=5 monkeys=6", "SET q monkeys=5 x", "SET q Monkeys=5", "SET q interval=0ms",
         "SET q interval=25h", "SET q interval=soon", "SET q \"monkeys=5\"", "SET q monkeys=5é", "CLEAR q extra",
         "CLEAR q monkeys=5", "CLEAR", "CLEAR .q", "CLEAR q=1", "STATUS q", "LOG q", "PING", "", "  ",
-        "SET q monkeys=99999999999999999999999",
+        "SET q monkeys=99999999999999999999999", "CLEAR q \u{01}", "SET q monkeys=5 \u{7F}", "STOP q é",
+        "DELETE q\t\u{0}",
     ])
     func everythingElseIsLeftToTheFullWay(line: String) {
         #expect(plainChange(line) == nil, "\(line.debugDescription)")

@@ -15,7 +15,7 @@ extension RequestParser {
         else { return nil }
         switch verb {
         case .stop, .clear, .delete:
-            guard words.next() == nil else { return nil }
+            guard words.isAtPlainEnd() else { return nil }
             return verb == .stop ? .stop(name) : verb == .clear ? .clear(name) : .delete(name)
         case .start, .set:
             var change = SettingsChange()
@@ -38,6 +38,7 @@ extension RequestParser {
                     return nil
                 }
             }
+            guard !words.isBroken else { return nil }
             if verb == .start { return .start(name, change) }
             return change.isEmpty ? nil : .set(name, change)
         default:
@@ -57,23 +58,36 @@ extension RequestParser {
 }
 
 /// The words of a line of printable ASCII without quotes, as ranges of its
-/// bytes; a line holding any other byte has none (`next` is nil at once).
+/// bytes, read in one pass: at any other byte the words end, and the line
+/// is not plain (`isBroken`).
 private struct PlainWords {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
-    let isPlain: Bool
+    private(set) var isBroken = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        isPlain = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || ($0 > 0x20 && $0 < 0x7F && $0 != 0x22) }
     }
 
     mutating func next() -> Range<Int>? {
-        guard isPlain else { return nil }
         while position < bytes.count && (bytes[position] == 0x20 || bytes[position] == 0x09) { position += 1 }
         guard position < bytes.count else { return nil }
         let start = position
-        while position < bytes.count && bytes[position] != 0x20 && bytes[position] != 0x09 { position += 1 }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x09 { break }
+            guard byte > 0x20 && byte < 0x7F && byte != 0x22 else {
+                isBroken = true
+                position = bytes.count
+                return nil
+            }
+            position += 1
+        }
         return start..<position
+    }
+
+    /// No word follows, and every byte was plain.
+    mutating func isAtPlainEnd() -> Bool {
+        next() == nil && !isBroken
     }
 }
