@@ -61,14 +61,17 @@ public enum Effect: Sendable, Equatable {
     case save(SessionName, epoch: UInt64)
     /// The session's state after a CLEAR, whose entries start again in `epoch`.
     case clear(SessionName, epoch: UInt64)
+    /// The session and its entries are gone (DELETE).
     case delete(SessionName)
 
+    /// The session it changes.
     public var session: SessionName {
         switch self {
         case .save(let name, _), .clear(let name, _), .delete(let name): name
         }
     }
 
+    /// The epoch the session has after it (none once deleted).
     public var epoch: UInt64? {
         switch self {
         case .save(_, let epoch), .clear(_, let epoch): epoch
@@ -77,6 +80,7 @@ public enum Effect: Sendable, Equatable {
     }
 }
 
+/// Why a change could not be made durable, in words for the operator.
 public struct StorageError: Error, Sendable, Equatable {
     public let message: String
 
