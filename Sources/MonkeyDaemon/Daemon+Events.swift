@@ -24,7 +24,6 @@ extension Daemon {
     private func publish(_ draft: StreamEventDraft, at time: UInt64, touching touched: inout [Connection]) {
         store.prepareEventID(eventLog.nextID)
         let event = eventLog.append(draft, time: time)
-        store.record(event)
         if !eventFollowers.isEmpty { deliverToStreams(event, touching: &touched) }
         if waiters[event.session] != nil { answerWaiters(of: event) }
         if event.kind == .created && !globFollowers.isEmpty { followNewSession(event.session) }

@@ -8,7 +8,7 @@ import MonkeyShell
 extension Daemon {
     func armSyncTimer() {
         // While a sync is in progress its completion arms the timer again.
-        guard store.hasPendingWrites, !store.isSyncing, !isShuttingDown else { return }
+        guard store.hasPendingWrites(events: eventLog), !store.isSyncing, !isShuttingDown else { return }
         // Much piled up (a long sync_interval, fast typing): write it now
         // rather than hold more in memory.
         let isEarly = store.wantsEarlySync
@@ -42,7 +42,7 @@ extension Daemon {
     func flushStore() {
         syncTimer?.cancel()
         commitChanges()
-        store.close(engine.snapshots, events: eventLog, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID)
+        store.close(engine.snapshots, events: eventLog, nextEpoch: engine.nextEpoch)
     }
 }
 

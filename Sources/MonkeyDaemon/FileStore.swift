@@ -69,8 +69,7 @@ final class FileStore: @unchecked Sendable {
         self.loadedEvents = loaded.events
         self.loadedEventsReservedID = loaded.eventsReservedID
         self.eventsInFile = loaded.events.count
-        self.newestEventID = loaded.events.last?.id ?? 0
-        self.handedEventID = newestEventID
+        self.handedEventID = loaded.events.last?.id ?? 0
         policy.restoreEventReservation(loaded.eventsReservedID)
         self.writerEpochs = Dictionary(
             loaded.sessions.map { ($0.session.name, $0.session.epoch) }, uniquingKeysWith: { $1 })
@@ -96,15 +95,19 @@ final class FileStore: @unchecked Sendable {
     let loadedEventsReservedID: UInt64
     /// Events in the events file once what was handed over is written.
     private var eventsInFile: Int
-    /// The newest event recorded, and the newest handed to the writer.
-    private var newestEventID: UInt64
+    /// The newest event handed to the writer: the event log's newer ones
+    /// go at the next sync (see `takeOutbox`).
     private var handedEventID: UInt64
     /// The epoch the writer was last told of, by session.
     private var writerEpochs: [SessionName: UInt64]
 
     var syncInterval: Interval { policy.syncInterval }
-    var hasPendingWrites: Bool {
-        !outbox.isEmpty || newestEventID > handedEventID || writerHasUnwritten || !policy.wantedReservations.isEmpty
+    func hasPendingWrites(events: EventLog) -> Bool {
+        !outbox.isEmpty || hasNewEvents(events) || writerHasUnwritten || !policy.wantedReservations.isEmpty
+    }
+
+    private func hasNewEvents(_ log: EventLog) -> Bool {
+        (log.newest?.id ?? 0) > handedEventID
     }
     /// So much is buffered that it should be written now.
     var wantsEarlySync: Bool { outbox.isLarge }
@@ -195,12 +198,6 @@ final class FileStore: @unchecked Sendable {
         try? append([reservation])
     }
 
-    /// An event of the stream was added to the event log: the next sync
-    /// takes it from there (see `takeOutbox`).
-    func record(_ event: StreamEvent) {
-        newestEventID = event.id
-    }
-
     // MARK: Syncing
 
     /// Writes the reservations asked for (on this queue, in the control
@@ -212,7 +209,7 @@ final class FileStore: @unchecked Sendable {
         guard !isSyncing else { return }
         let reservations = policy.wantedReservations
         if !reservations.isEmpty { try? append(reservations) }
-        guard !outbox.isEmpty || newestEventID > handedEventID || writerHasUnwritten else {
+        guard !outbox.isEmpty || hasNewEvents(events) || writerHasUnwritten else {
             queue.async(execute: completion)
             return
         }
@@ -241,7 +238,7 @@ final class FileStore: @unchecked Sendable {
     /// log's capacity in the file, the file is rewritten with the log's.
     private func takeOutbox(events log: EventLog) -> Outbox {
         var taken = outbox
-        if newestEventID > handedEventID {
+        if let newest = log.newest, newest.id > handedEventID {
             let new = log.retained.dropFirst(log.position(afterID: handedEventID))
             if eventsInFile + new.count >= 2 * log.capacity {
                 taken.eventsFile = log.retained
@@ -250,7 +247,7 @@ final class FileStore: @unchecked Sendable {
                 taken.newEvents = new
                 eventsInFile += new.count
             }
-            handedEventID = newestEventID
+            handedEventID = newest.id
         }
         var room = RecordBuffer()
         swap(&room, &spareRecords)
@@ -333,8 +330,9 @@ final class FileStore: @unchecked Sendable {
     /// At a clean shutdown: waits for a sync or snapshot in progress, then
     /// writes everything, folds the journal, and writes a snapshot of each
     /// session's exact state.
-    func close(_ sessions: [SessionSnapshot], events: EventLog, nextEpoch: UInt64, nextEventID: UInt64) {
+    func close(_ sessions: [SessionSnapshot], events: EventLog, nextEpoch: UInt64) {
         let outbox = takeOutbox(events: events)
+        let nextEventID = events.nextID
         let writer = self.writer
         let state = self.state(of: sessions, nextEpoch: nextEpoch, nextEventID: nextEventID, exact: true)
         let segment = controlLog.segment

@@ -152,8 +152,6 @@ public struct Session: Sendable {
     }
 }
 
-/// Everything about a session except its entries: what the store keeps
-/// durable before a control action is acknowledged.
 /// What `Session.apply` replaced: only the settings a change names, so
 /// that keeping it for a revert copies nothing else (a SET of the monkeys
 /// keeps one number, not the whole session).
@@ -167,6 +165,8 @@ public struct SettingsUndo: Sendable {
     var target: (matcher: TargetMatcher, hits: UInt64, bestLength: Int)?
 }
 
+/// Everything about a session except its entries: what the store keeps
+/// durable before a control action is acknowledged.
 public struct SessionSnapshot: Sendable, Equatable {
     public var name: SessionName
     public var settings: SessionSettings

@@ -25,13 +25,12 @@ extension RequestParser {
                 let value = UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<range.upperBound])
                 if Self.spells(key, "monkeys") {
                     guard change.monkeys == nil, let monkeys = Self.digits(value),
-                        (1...limits.maximumMonkeys).contains(monkeys)
+                        Self.monkeys(limits).contains(monkeys)
                     else { return nil }
                     change.monkeys = monkeys
                 } else if Self.spells(key, "interval") {
                     guard change.interval == nil,
-                        let interval = Interval(parsing: String(decoding: value, as: UTF8.self)),
-                        interval >= limits.shortestInterval, interval <= limits.longestInterval
+                        let interval = Self.interval(String(decoding: value, as: UTF8.self), limits)
                     else { return nil }
                     change.interval = interval
                 } else {

@@ -167,7 +167,7 @@ public struct RequestParser: Sendable {
             switch key {
             case "monkeys":
                 guard change.monkeys == nil else { throw Self.repeated(key) }
-                change.monkeys = try whole(key, value, in: 1...limits.maximumMonkeys)
+                change.monkeys = try whole(key, value, in: Self.monkeys(limits))
             case "interval":
                 guard change.interval == nil else { throw Self.repeated(key) }
                 change.interval = try interval(value)
@@ -328,10 +328,21 @@ public struct RequestParser: Sendable {
         bytes.withUnsafeBufferPointer(digits)
     }
 
+    /// The numbers of monkeys a session may have.
+    static func monkeys(_ limits: Limits) -> ClosedRange<Int> { 1...limits.maximumMonkeys }
+
+    /// An interval a session may type at, from its text; nil for any other.
+    static func interval(_ value: String, _ limits: Limits) -> Interval? {
+        guard let interval = Interval(parsing: value), interval >= limits.shortestInterval,
+            interval <= limits.longestInterval
+        else { return nil }
+        return interval
+    }
+
     private func interval(_ value: String) throws(ProtocolError) -> Interval {
         let lowest = limits.shortestInterval
         let highest = limits.longestInterval
-        guard let interval = Interval(parsing: value), interval >= lowest, interval <= highest else {
+        guard let interval = Self.interval(value, limits) else {
             throw ProtocolError(
                 .badArgument,
                 "interval must be a duration from \(lowest) to \(highest) (like 250ms, 1.5s, 2min), not \(Self.quote(value))"
