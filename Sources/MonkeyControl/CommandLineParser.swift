@@ -112,12 +112,14 @@ public enum CommandLineParser {
     /// `top -d D`: from 100ms to 24h, one second when not given.
     private static func delay(_ split: Split) throws(UsageError) -> Interval {
         guard let text = split.value(.delay) else { return Command.defaultTopDelay }
-        guard let delay = Interval(parsing: text), delay >= Command.shortestTopDelay, delay <= Interval.longestTick
-        else {
+        let range = Command.shortestTopDelay...Interval.longestTick
+        do {
+            return try Interval.parse(text, in: range)
+        } catch {
             throw UsageError(
-                "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not '\(Visible.escaped(text))'")
+                "-d needs a duration from \(range.lowerBound) to \(range.upperBound) (like 500ms, 2s, 1min), "
+                    + "not '\(Visible.escaped(text))'\(error.hint)")
         }
-        return delay
     }
 
     /// `-n N`: a count the daemon accepts as `last=` (0 to 2^31-1).

@@ -52,14 +52,14 @@ enum LocalQuestion {
 
     private static func interval(_ text: String?) throws(UsageError) -> Interval {
         guard let text else { return .defaultTick }
-        let lowest = limits.shortestInterval
-        let highest = limits.longestInterval
-        guard let interval = Interval(parsing: text), interval >= lowest, interval <= highest else {
+        let range = limits.shortestInterval...limits.longestInterval
+        do {
+            return try Interval.parse(text, in: range)
+        } catch {
             throw UsageError(
-                "--interval must be a duration from \(lowest) to \(highest) (like 250ms, 1.5s, 2min), not \(quote(text))"
-            )
+                "--interval must be a duration from \(range.lowerBound) to \(range.upperBound) "
+                    + "(like 250ms, 1.5s, 2min), not \(quote(text))\(error.hint)")
         }
-        return interval
     }
 
     private static func alphabet(_ text: String?) throws(UsageError) -> Alphabet {

@@ -11,7 +11,6 @@ struct IntervalTests {
             ("1h", 3_600_000_000_000, "1h"),
             ("100", 100_000_000, "100ms"),
             ("1.5ms", 1_500_000, "1.5ms"),
-            ("1.5", 1_500_000, "1.5ms"),
             ("0.25s", 250_000_000, "250ms"),
             ("1000ms", 1_000_000_000, "1s"),
             ("60s", 60_000_000_000, "1min"),
@@ -42,6 +41,30 @@ struct IntervalTests {
     ])
     func refusesWhatIsNotAnExactDuration(text: String) {
         #expect(Interval(parsing: text) == nil)
+    }
+
+    /// A bare whole number is milliseconds; a bare number with a fraction
+    /// could as well be seconds, and is refused with the spellings meant.
+    @Test(arguments: ["1.5", "0.5", "1.0", "007.25", "86400000.5"])
+    func refusesABareNumberWithAFraction(text: String) {
+        #expect(throws: Interval.ParseError.bareFraction(text)) { try Interval.parse(text) }
+        #expect(Interval(parsing: text) == nil)
+        #expect(
+            Interval.ParseError.bareFraction(text).hint
+                == ": a number without a unit is whole milliseconds; write \(text)s or \(text)ms")
+    }
+
+    @Test(arguments: ["1.", ".5", "1.5.5", "1.0000000001", "abc", ""])
+    func refusesOtherNumbersWithoutAHint(text: String) {
+        #expect(throws: Interval.ParseError.notADuration) { try Interval.parse(text) }
+        #expect(Interval.ParseError.notADuration.hint == "")
+    }
+
+    @Test func aRangeIsCheckedAfterTheSpelling() throws {
+        let range = Interval.millisecond...Interval.longestTick
+        #expect(try Interval.parse("250ms", in: range) == Interval(nanoseconds: 250_000_000))
+        #expect(throws: Interval.ParseError.outOfRange) { try Interval.parse("25h", in: range) }
+        #expect(throws: Interval.ParseError.bareFraction("0.5")) { try Interval.parse("0.5", in: range) }
     }
 
     @Test(

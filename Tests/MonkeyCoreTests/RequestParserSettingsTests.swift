@@ -42,10 +42,29 @@ struct RequestParserSettingsTests {
     }
 
     @Test(arguments: [
-        "0", "0ms", "999us", "0.5ms", "25h", "86400001ms", "24.001h", "", "abc", "-5", "\"5 s\"", "1e3",
+        "0", "0ms", "999us", "0.5ms", "25h", "86400001ms", "24.001h", "", "abc", "-5", "\"5 s\"", "1e3", "1.5",
     ])
     func intervalOutOfBoundsOrUnreadableIsBadArgument(value: String) {
         #expect(parseError("SET a interval=\(value)")?.code == .badArgument)
+    }
+
+    @Test(arguments: ["1.5", "0.5", "100.0"])
+    func aBareNumberWithAFractionIsRefusedWithTheSpellingsMeant(value: String) {
+        let expected =
+            "interval must be a duration from 1ms to 24h (like 250ms, 1.5s, 2min), not '\(value)': "
+            + "a number without a unit is whole milliseconds; write \(value)s or \(value)ms"
+        for line in ["SET a interval=\(value)", "START a interval=\(value)", "START a interval=\"\(value)\""] {
+            #expect(parseError(line) == ProtocolError(.badArgument, expected), "\(line)")
+        }
+    }
+
+    @Test(arguments: ["0", "0ms", "25h", "soon", "1.5"])
+    func timeoutOutOfRangeSaysTheWholeRange(value: String) {
+        let hint = value == "1.5" ? ": a number without a unit is whole milliseconds; write 1.5s or 1.5ms" : ""
+        #expect(
+            parseError("WAIT a for=hit timeout=\(value)")
+                == ProtocolError(
+                    .badArgument, "timeout must be a duration from 1ns to 24h (like 50ms, 10s), not '\(value)'\(hint)"))
     }
 
     @Test(arguments: ["a", "ab c", "αβγ", "🐒🍌", "aé🐒", "e\u{301}"])

@@ -149,10 +149,12 @@ public struct Configuration: Sendable, Equatable {
     }
 
     private static func duration(_ value: String, _ range: ClosedRange<Interval>) throws(Message) -> Interval {
-        guard let interval = Interval(parsing: value), range.contains(interval) else {
-            throw Message(text: "expected a duration from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+        do {
+            return try Interval.parse(value, in: range)
+        } catch {
+            throw Message(
+                text: "expected a duration from \(range.lowerBound) to \(range.upperBound), not '\(value)'\(error.hint)")
         }
-        return interval
     }
 
     private static func boolean(_ value: String) throws(Message) -> Bool {

@@ -1,4 +1,5 @@
-/// A tick interval, kept in nanoseconds, written as `250ms`, `1.5s`, `2min`, `1h`.
+/// A tick interval, kept in nanoseconds, written as `250ms`, `1.5s`, `2min`, `1h`
+/// (or a bare whole number of milliseconds, `500`).
 public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let nanoseconds: UInt64
 
@@ -20,17 +21,58 @@ public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The units, longest suffixes first, so that "ms" is not read as "s".
     private static let unitsBySuffixLength = units.sorted { $0.suffix.count > $1.suffix.count }
 
-    /// Parses a duration; a bare number is milliseconds. Returns nil if it is
-    /// not a duration or is not a whole number of nanoseconds.
-    public init?(parsing text: String) {
-        var digits = Substring(text)
-        var scale: UInt64 = 1_000_000
-        if let unit = Interval.unitsBySuffixLength.first(where: { text.hasSuffix($0.suffix) }) {
-            digits = text.dropLast(unit.suffix.count)
-            scale = unit.nanoseconds
+    /// Why a text is not a duration.
+    public enum ParseError: Error, Sendable, Equatable {
+        /// Not a decimal number with a unit (or a bare whole number), or not
+        /// a whole number of nanoseconds, or too long for 64 bits.
+        case notADuration
+        /// A number with a fraction and no unit, such as `1.5`: a bare
+        /// number is milliseconds, but only a whole one, since `1.5` reads
+        /// as well as seconds. It would be a duration with a unit.
+        case bareFraction(String)
+        /// A duration, but outside the range asked for.
+        case outOfRange
+
+        /// What a message refusing the text ends with, for a person: the
+        /// spellings that were meant (`: ... write 1.5s or 1.5ms`), or
+        /// nothing.
+        public var hint: String {
+            switch self {
+            case .notADuration, .outOfRange: ""
+            case .bareFraction(let text):
+                ": a number without a unit is whole milliseconds; write \(text)s or \(text)ms"
+            }
         }
-        guard let value = Interval.scaled(digits, by: scale) else { return nil }
-        nanoseconds = value
+    }
+
+    /// Parses a duration; a bare whole number is milliseconds. Returns nil
+    /// for anything `parse` refuses.
+    public init?(parsing text: String) {
+        guard let interval = try? Interval.parse(text) else { return nil }
+        self = interval
+    }
+
+    /// Parses a duration: a decimal number with a unit (`250ms`, `1.5s`),
+    /// or a bare whole number of milliseconds (`500`). A bare number with
+    /// a fraction is refused with its own error, which says what to write.
+    public static func parse(_ text: String) throws(ParseError) -> Interval {
+        guard let unit = unitsBySuffixLength.first(where: { text.hasSuffix($0.suffix) }) else {
+            let digits = Substring(text)
+            guard let value = scaled(digits, by: millisecond.nanoseconds) else { throw .notADuration }
+            guard !digits.contains(".") else { throw .bareFraction(text) }
+            return Interval(nanoseconds: value)
+        }
+        guard let value = scaled(text.dropLast(unit.suffix.count), by: unit.nanoseconds) else {
+            throw .notADuration
+        }
+        return Interval(nanoseconds: value)
+    }
+
+    /// Parses a duration that must lie within `range`.
+    public static func parse(_ text: String, in range: ClosedRange<Interval>) throws(ParseError) -> Interval {
+        let interval = try parse(text)
+        guard range.contains(interval) else { throw .outOfRange }
+        return interval
     }
 
     private static func scaled(_ text: Substring, by scale: UInt64) -> UInt64? {

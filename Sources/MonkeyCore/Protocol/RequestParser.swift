@@ -270,15 +270,10 @@ public struct RequestParser: Sendable {
                 }
             case "timeout":
                 guard timeout == nil else { throw Self.repeated(key) }
-                guard let interval = Interval(parsing: value), interval.nanoseconds > 0,
-                    interval <= limits.longestInterval
-                else {
-                    throw ProtocolError(
-                        .badArgument,
-                        "timeout must be a duration up to \(limits.longestInterval) (like 50ms, 10s), not \(Self.quote(value))"
-                    )
-                }
-                timeout = interval
+                let range = Self.shortestTimeout...limits.longestInterval
+                timeout = try Self.duration(
+                    value, in: range,
+                    "timeout must be a duration from \(range.lowerBound) to \(range.upperBound) (like 50ms, 10s)")
             default:
                 throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are for and timeout")
             }
@@ -340,15 +335,25 @@ public struct RequestParser: Sendable {
     }
 
     private func interval(_ value: String) throws(ProtocolError) -> Interval {
-        let lowest = limits.shortestInterval
-        let highest = limits.longestInterval
-        guard let interval = Self.interval(value, limits) else {
-            throw ProtocolError(
-                .badArgument,
-                "interval must be a duration from \(lowest) to \(highest) (like 250ms, 1.5s, 2min), not \(Self.quote(value))"
-            )
+        let range = limits.shortestInterval...limits.longestInterval
+        return try Self.duration(
+            value, in: range,
+            "interval must be a duration from \(range.lowerBound) to \(range.upperBound) (like 250ms, 1.5s, 2min)")
+    }
+
+    /// The shortest WAIT timeout: any that is not zero.
+    static let shortestTimeout = Interval(nanoseconds: 1)
+
+    /// A duration within `range`, or `bad-argument` with `rule`, the value,
+    /// and what the duration parser adds (`write 1.5s or 1.5ms`).
+    private static func duration(_ value: String, in range: ClosedRange<Interval>, _ rule: String)
+        throws(ProtocolError) -> Interval
+    {
+        do {
+            return try Interval.parse(value, in: range)
+        } catch {
+            throw ProtocolError(.badArgument, "\(rule), not \(quote(value))\(error.hint)")
         }
-        return interval
     }
 
     private func alphabet(_ value: String) throws(ProtocolError) -> Alphabet {
