@@ -31,7 +31,8 @@ public enum Subcommand: String, Sendable, CaseIterable {
     }
 }
 
-/// Settings given to `start` or `set`, as text: the daemon validates them.
+/// Settings given to `start` or `set`, as text: the daemon validates them
+/// (and `RequestCheck` first, by the daemon's rules).
 public struct SettingOptions: Sendable, Equatable {
     public var target: String?
     public var monkeys: String?

@@ -3,7 +3,8 @@ import MonkeyCore
 /// Turns `monkeyctl`'s arguments into an `Invocation`, in two steps: split
 /// the words into options and positionals (options may come anywhere, as
 /// `--opt value`, `--opt=value`, `-n 5`, `-n5` or `-fn 5`), then check them
-/// against the subcommand. Values the daemon validates are passed on as text.
+/// against the subcommand. Values the daemon validates are passed on as
+/// text, once `RequestCheck` has found that a daemon could accept them.
 public enum CommandLineParser {
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -26,6 +27,7 @@ public enum CommandLineParser {
         }
         if split.value(.socket)?.isEmpty == true { throw UsageError("--socket needs a path, not an empty string") }
         let command = try command(subcommand, positionals, split)
+        try RequestCheck.check(command)
         return Invocation(command: command, socketPath: split.value(.socket), isJSON: split.has(.json))
     }
 

@@ -1,7 +1,8 @@
 import MonkeyCore
 
 /// The request line that carries out a command. Values are passed on as
-/// the user wrote them: the daemon validates them and says what is wrong.
+/// the user wrote them: `RequestCheck` has refused what no daemon accepts,
+/// and the daemon says what its configuration does not allow.
 enum RequestLine {
     /// The line, without its LF, or nil for local commands.
     static func request(for command: Command) -> String? {

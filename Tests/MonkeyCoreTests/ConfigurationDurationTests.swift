@@ -10,7 +10,8 @@ struct ConfigurationDurationTests {
     func aBareNumberIsWholeMilliseconds(key: String) throws {
         let configuration = try Configuration.parse("\(key) = 1500\n")
         let expected = Interval(nanoseconds: 1_500_000_000)
-        #expect([configuration.syncInterval, configuration.idleTimeout, configuration.metricsTimeout].contains(expected))
+        #expect(
+            [configuration.syncInterval, configuration.idleTimeout, configuration.metricsTimeout].contains(expected))
     }
 
     @Test(arguments: ["sync_interval", "idle_timeout", "metrics_timeout"])

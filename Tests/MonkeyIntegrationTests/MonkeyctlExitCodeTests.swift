@@ -8,7 +8,10 @@ import Testing
 struct MonkeyctlExitCodeTests {
     static let missingSocket = "/nonexistent/monkeyd.sock"
 
-    /// Requests monkeyd refuses, and the error code it gives.
+    /// Requests monkeyd refuses, and the error code it gives: what only
+    /// the daemon knows (its sessions), and values beyond limits that its
+    /// configuration sets (`max_monkeys`, `max_target_bytes`), which another
+    /// configuration would allow.
     static let refusals: [(arguments: [String], code: String)] = [
         (["stop", "nope"], "no-such-session"),
         (["set", "nope", "--monkeys", "2"], "no-such-session"),
@@ -18,16 +21,10 @@ struct MonkeyctlExitCodeTests {
         (["log", "nope"], "no-such-session"),
         (["tail", "nope"], "no-such-session"),
         (["tail", "nope", "-f"], "no-such-session"),
-        (["start", "--monkeys", "0"], "bad-argument"),
-        (["start", "--monkeys", "abc"], "bad-argument"),
+        (["wait", "nope", "--hit"], "no-such-session"),
         (["start", "--monkeys", "10001"], "bad-argument"),
-        (["start", "--interval", "0"], "bad-argument"),
-        (["start", "--interval", "25h"], "bad-argument"),
-        (["start", "--interval", "2m"], "bad-argument"),
-        (["start", "--alphabet", "aa"], "bad-argument"),
-        (["start", "--alphabet", ""], "bad-argument"),
         (["start", "--target", String(repeating: "x", count: 1025)], "bad-argument"),
-        (["start", "bad/name"], "bad-argument"),
+        (["wait", "--best", "1025"], "bad-argument"),
     ]
 
     @Test(arguments: refusals)
@@ -50,31 +47,81 @@ struct MonkeyctlExitCodeTests {
     }
 
     /// Command lines that are wrong before anything is sent.
-    static let usageErrors: [(arguments: [String], message: String)] = [
-        (["ping", "--bogus"], "unknown option '--bogus'"),
-        (["--bogus", "ping"], "unknown option '--bogus'"),
-        (["-x", "ping"], "unknown option '-x'"),
-        (["frobnicate"], "unknown subcommand 'frobnicate'"),
-        ([], "no subcommand given"),
-        (["log", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
-        (["tail", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
-        (["tail", "-n", "-1"], "-n needs a whole number of entries from 0 to 2147483647, not '-1'"),
-        (["tail", "--lines=2147483648"], "-n needs a whole number of entries from 0 to 2147483647, not '2147483648'"),
-        (["log", "-n"], "option '-n' needs a value"),
-        (["start", "--target"], "option '--target' needs a value"),
-        (["ping", "extra"], "too many arguments for 'ping': 'extra'"),
-        (["stop", "a", "b"], "too many arguments for 'stop': 'b'"),
-        (["stop", "--monkeys", "3"], "'stop' does not take the option '--monkeys'"),
-        (["log", "-f"], "'log' does not take the option '-f'"),
-        (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed"),
-        (["top", "-d", "10ms"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not '10ms'"),
-        (["top", "--delay=soon"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not 'soon'"),
-        (["top", "--json"], "'top' is for people; 'monkeyctl status --json' gives the same figures as JSON"),
-        (["top", "alpha"], "too many arguments for 'top': 'alpha'"),
-        (["--socket=", "ping"], "--socket needs a path, not an empty string"),
-        (["--json=yes", "ping"], "option '--json' does not take a value"),
-        (["help", "frobnicate"], "no help for unknown subcommand 'frobnicate'"),
+    static let usageErrors: [(arguments: [String], message: String)] =
+        [
+            (["ping", "--bogus"], "unknown option '--bogus'"),
+            (["--bogus", "ping"], "unknown option '--bogus'"),
+            (["-x", "ping"], "unknown option '-x'"),
+            (["frobnicate"], "unknown subcommand 'frobnicate'"),
+            ([], "no subcommand given"),
+            (["log", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
+            (["tail", "-n", "abc"], "-n needs a whole number of entries from 0 to 2147483647, not 'abc'"),
+            (["tail", "-n", "-1"], "-n needs a whole number of entries from 0 to 2147483647, not '-1'"),
+            (
+                ["tail", "--lines=2147483648"],
+                "-n needs a whole number of entries from 0 to 2147483647, not '2147483648'"
+            ),
+            (["log", "-n"], "option '-n' needs a value"),
+            (["start", "--target"], "option '--target' needs a value"),
+            (["ping", "extra"], "too many arguments for 'ping': 'extra'"),
+            (["stop", "a", "b"], "too many arguments for 'stop': 'b'"),
+            (["stop", "--monkeys", "3"], "'stop' does not take the option '--monkeys'"),
+            (["log", "-f"], "'log' does not take the option '-f'"),
+            (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed"),
+            (["top", "-d", "10ms"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not '10ms'"),
+            (["top", "--delay=soon"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not 'soon'"),
+            (["top", "--json"], "'top' is for people; 'monkeyctl status --json' gives the same figures as JSON"),
+            (["top", "alpha"], "too many arguments for 'top': 'alpha'"),
+            (["--socket=", "ping"], "--socket needs a path, not an empty string"),
+            (["--json=yes", "ping"], "option '--json' does not take a value"),
+            (["help", "frobnicate"], "no help for unknown subcommand 'frobnicate'"),
+        ] + badValues
+
+    /// Values no monkeyd accepts, whatever its configuration: refused by the
+    /// daemon's own parser before anything is sent, in the daemon's words.
+    static let badValues: [(arguments: [String], message: String)] = [
+        (["start", "bad", "--interval", "5parsecs"], "interval must be \(interval), not '5parsecs'"),
+        (["start", "--interval", "0"], "interval must be \(interval), not '0'"),
+        (["start", "--interval", "25h"], "interval must be \(interval), not '25h'"),
+        (["start", "--interval", "2m"], "interval must be \(interval), not '2m'"),
+        (
+            ["set", "--interval", "1.5"],
+            "interval must be \(interval), not '1.5': a number without a unit is whole milliseconds; "
+                + "write 1.5s or 1.5ms"
+        ),
+        (["start", "--monkeys", "0"], "monkeys must be a whole number from 1 to 10000, not '0'"),
+        (["start", "--monkeys", "abc"], "monkeys must be a whole number from 1 to 10000, not 'abc'"),
+        (["set", "s", "--monkeys", "2000000"], "monkeys must be a whole number from 1 to 10000, not '2000000'"),
+        (["start", "--alphabet", "aa"], "alphabet repeats the character 'a'"),
+        (["start", "--alphabet", ""], "alphabet may not be empty"),
+        (["start", "--target", "a\u{7}b"], "target may not contain control characters"),
+        (
+            ["start", "--seed", "-1"],
+            "seed must be a whole number from 0 to 18446744073709551615, or empty for fresh randomness, not '-1'"
+        ),
+        (
+            ["start", "bad/name"],
+            "invalid session name 'bad/name': use 1 to 64 of A-Z a-z 0-9 _ . - , not starting with . or -"
+        ),
+        (
+            ["stop", ".hidden"],
+            "invalid session name '.hidden': use 1 to 64 of A-Z a-z 0-9 _ . - , not starting with . or -"
+        ),
+        (
+            ["tail", "ok", "a[b"],
+            "invalid session name or glob 'a[b': use 1 to 64 of A-Z a-z 0-9 _ . - , or a glob of them with * ? [...]"
+        ),
+        (
+            ["events", "--session", "x/*"],
+            "invalid session name or glob 'x/*': use 1 to 64 of A-Z a-z 0-9 _ . - , or a glob of them with * ? [...]"
+        ),
+        (["wait", "cat", "--hit", "--timeout", "5parsecs"], "timeout must be \(timeout), not '5parsecs'"),
+        (["wait", "--hit", "--timeout", "0"], "timeout must be \(timeout), not '0'"),
+        (["wait", "hamlet", "--best", "abc"], "best must be a whole number from 1 to 1024, not 'abc'"),
+        (["wait", "hamlet", "--best", "0"], "best must be a whole number from 1 to 1024, not '0'"),
     ]
+    static let interval = "a duration from 1ms to 24h (like 250ms, 1.5s, 2min)"
+    static let timeout = "a duration from 1ns to 24h (like 50ms, 10s)"
 
     @Test(arguments: usageErrors)
     func usageErrorIsStatusTwo(_ arguments: [String], _ message: String) throws {
@@ -85,11 +132,23 @@ struct MonkeyctlExitCodeTests {
         #expect(result.errorLines == ["monkeyctl: \(message)", "Try 'monkeyctl --help'."], "\(arguments)")
     }
 
-    @Test func usageErrorSendsNothing() throws {
+    @Test(arguments: [["log", "-n", "abc"]] + badValues.map(\.arguments))
+    func usageErrorSendsNothing(_ arguments: [String]) throws {
         let fake = try MonkeyctlFakeDaemon()
-        let result = try fake.client.run("log", "-n", "abc")
+        let result = try fake.client.run(arguments)
         #expect(result.status == 2, "\(result)")
         #expect(throws: TestFailure.self, "no connection was made") { try fake.accept(timeout: 0.2) }
+    }
+
+    /// A value beyond the default limits but within what monkeyd.conf may
+    /// allow is the daemon's to judge: this one allows it.
+    @Test func aValueOnlyTheConfigurationAllowsIsSent() throws {
+        let daemon = try DaemonProcess(configuration: "max_monkeys = 20000\nmax_target_bytes = 2048\n")
+        let monkeyctl = MonkeyctlClient(daemon)
+        let target = String(repeating: "x", count: 1500)
+        let started = try monkeyctl.run("start", "wide", "--monkeys", "15000", "--interval", "1h", "--target", target)
+        #expect(started.status == 0, "\(started)")
+        #expect(try fields(daemon.request("STATUS wide")[0])["monkeys"] == "15000")
     }
 
     static let daemonSubcommands: [[String]] = [

@@ -79,16 +79,35 @@ public struct Configuration: Sendable, Equatable {
         return configuration
     }
 
+    /// What the limits a request's values are checked against may be set to.
+    private static let lineLengths = 64...(1 << 20)
+    private static let monkeys = 1...1_000_000
+    private static let targetSizes = 0...(1 << 20)
+    private static let alphabetSizes = 1...65_536
+
+    /// The widest limits a monkeyd.conf may set: a request these refuse,
+    /// every monkeyd refuses. `monkeyctl` checks its requests against them
+    /// before sending, and leaves what only a configuration allows to the
+    /// daemon.
+    public static let widestLimits: Limits = {
+        var limits = Limits()
+        limits.maximumLineLength = lineLengths.upperBound
+        limits.maximumMonkeys = monkeys.upperBound
+        limits.maximumTargetBytes = targetSizes.upperBound
+        limits.maximumAlphabet = alphabetSizes.upperBound
+        return limits
+    }()
+
     private struct Message: Error {
         let text: String
     }
 
     private mutating func set(_ key: String, _ value: String) throws(Message) {
         switch key {
-        case "max_line_length": limits.maximumLineLength = try Self.count(value, 64...(1 << 20))
-        case "max_monkeys": limits.maximumMonkeys = try Self.count(value, 1...1_000_000)
-        case "max_target_bytes": limits.maximumTargetBytes = try Self.count(value, 0...(1 << 20))
-        case "max_alphabet": limits.maximumAlphabet = try Self.count(value, 1...65_536)
+        case "max_line_length": limits.maximumLineLength = try Self.count(value, Self.lineLengths)
+        case "max_monkeys": limits.maximumMonkeys = try Self.count(value, Self.monkeys)
+        case "max_target_bytes": limits.maximumTargetBytes = try Self.count(value, Self.targetSizes)
+        case "max_alphabet": limits.maximumAlphabet = try Self.count(value, Self.alphabetSizes)
         case "max_sessions": limits.maximumSessions = try Self.count(value, 1...1_000_000)
         case "max_clients": limits.maximumClients = try Self.count(value, 1...100_000)
         case "max_entries": limits.maximumEntries = try Self.count(value, 1...10_000_000)
@@ -153,7 +172,8 @@ public struct Configuration: Sendable, Equatable {
             return try Interval.parse(value, in: range)
         } catch {
             throw Message(
-                text: "expected a duration from \(range.lowerBound) to \(range.upperBound), not '\(value)'\(error.hint)")
+                text: "expected a duration from \(range.lowerBound) to \(range.upperBound), not '\(value)'\(error.hint)"
+            )
         }
     }
 
