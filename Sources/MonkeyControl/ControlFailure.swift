@@ -35,10 +35,14 @@ public enum ControlFailure: Error, Sendable, Equatable {
         }
     }
 
-    /// What the operator most likely has to do about a failed connect.
+    /// What the operator most likely has to do about a failed connect: a
+    /// daemon may be running elsewhere (a per-user one, seen from root,
+    /// or `make run`'s), which the two ways of naming a socket reach.
     private static func hint(_ error: SystemError) -> String {
-        if error.isNobodyListening { return " (is monkeyd running?)" }
+        if error.isNobodyListening { return " (is monkeyd running? \(otherSocket))" }
         if error.isAccessDenied { return " (is your user in the monkeyd group?)" }
         return ""
     }
+
+    static let otherSocket = "For a daemon on another socket: --socket PATH or MONKEYD_SOCKET=PATH"
 }

@@ -7,6 +7,8 @@ import Testing
 @Suite("monkeyctl exit status")
 struct MonkeyctlExitCodeTests {
     static let missingSocket = "/nonexistent/monkeyd.sock"
+    /// How a failed connect says where else a daemon may be.
+    static let otherSocket = "For a daemon on another socket: --socket PATH or MONKEYD_SOCKET=PATH"
 
     /// Requests monkeyd refuses, and the error code it gives: what only
     /// the daemon knows (its sessions), and values beyond limits that its
@@ -163,7 +165,7 @@ struct MonkeyctlExitCodeTests {
         #expect(result.output == "")
         #expect(
             result.errorLines == [
-                "monkeyctl: cannot connect to monkeyd at \(Self.missingSocket): No such file or directory (is monkeyd running?)"
+                "monkeyctl: cannot connect to monkeyd at \(Self.missingSocket): No such file or directory (is monkeyd running? \(Self.otherSocket))"
             ])
     }
 
@@ -178,7 +180,7 @@ struct MonkeyctlExitCodeTests {
         #expect(result.status == 3, "\(result)")
         #expect(
             result.errorLines == [
-                "monkeyctl: cannot connect to monkeyd at \(path): Connection refused (is monkeyd running?)"
+                "monkeyctl: cannot connect to monkeyd at \(path): Connection refused (is monkeyd running? \(Self.otherSocket))"
             ])
     }
 
@@ -189,7 +191,7 @@ struct MonkeyctlExitCodeTests {
         #expect(try daemon.stop() == 0)
         let result = try monkeyctl.run("ping")
         #expect(result.status == 3, "\(result)")
-        #expect(result.error.contains("(is monkeyd running?)"))
+        #expect(result.error.contains("(is monkeyd running? \(Self.otherSocket))"))
     }
 
     @Test func connectionLostMidResponseIsStatusFour() throws {
