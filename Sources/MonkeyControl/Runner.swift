@@ -22,6 +22,9 @@ struct Runner {
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
         if let sessions = command.sessionsShown { formatter.prefix = try prefix(for: sessions, on: connection) }
+        if case .wait(let session, let condition, _) = command {
+            try warnIfEndless(session: session, condition: condition, on: connection)
+        }
         switch command {
         case .tail(_, _, follow: true), .events(_, _, follow: true):
             try follow(request, on: connection)
@@ -64,6 +67,21 @@ struct Runner {
             }
         }
         return SessionPrefix(width: names.map(\.count).max() ?? 0)
+    }
+
+    /// Before a WAIT: the session's STATUS, and a warning on stderr when the
+    /// condition cannot come true as the session is (`WaitWarning`). A
+    /// missing session is the error the WAIT would have given.
+    private func warnIfEndless(session: String, condition: String, on connection: ClientConnection)
+        throws(ControlFailure)
+    {
+        try send(RequestEncoder.line(.status, words: [session]), on: connection)
+        var status: Record?
+        _ = try readResponse(from: connection) { record in
+            if record.type == "session" { status = record }
+        }
+        guard let status, let reason = WaitWarning.reason(condition: condition, session: status) else { return }
+        console.printError("monkeyctl: warning: this wait may never end: \(reason)")
     }
 
     private func connect() throws(ControlFailure) -> ClientConnection {

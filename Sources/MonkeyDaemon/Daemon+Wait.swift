@@ -49,16 +49,11 @@ extension Daemon {
         for tokens in Array(waiters.values) {
             for token in tokens {
                 guard let connection = connections[token], case .waiting(let waiting) = connection.phase,
-                    let deadline = waiting.deadline
+                    let deadline = waiting.deadline, let timeout = waiting.timeout
                 else { continue }
                 if deadline <= now {
-                    let what = waiting.condition == .hit ? "no hit" : "not \(waiting.condition.text)"
-                    finishWaiting(
-                        connection,
-                        with: .error(
-                            ProtocolError(
-                                .timedOut,
-                                "\(what) in session \(waiting.session) within \(waiting.timeout?.description ?? "")")))
+                    let message = waiting.condition.timeoutMessage(session: waiting.session, timeout: timeout)
+                    finishWaiting(connection, with: .error(ProtocolError(.timedOut, message)))
                 } else {
                     earliest = min(earliest ?? deadline, deadline)
                 }
