@@ -63,27 +63,29 @@ struct HumanFormatter {
 
     private func lost(_ record: Record) -> String {
         let count = record.value("count") ?? "some"
+        let shown = HumanNumbers.count(text: count)
         if countsEvents {
             // Too old for what the daemon keeps, or skipped for a slow reader.
             let noun = count == "1" ? "event" : "events"
-            return paint("... \(Visible.escaped(count)) \(noun) lost (no longer kept, or reader too slow)", .warning)
+            return paint("... \(shown) \(noun) lost (no longer kept, or reader too slow)", .warning)
         }
         let noun = count == "1" ? "entry" : "entries"
-        return paint("... \(Visible.escaped(count)) \(noun) skipped (follower too slow)", .warning)
+        return paint("... \(shown) \(noun) skipped (follower too slow)", .warning)
     }
 
-    /// `default  running  5 monkeys every 100ms  typed 12, 12 kept, 0 hits  best "t" of target "to be"`
+    /// `default  running  5 monkeys every 100ms  typed 1,146, 1,146 kept, 0 hits  best "t" of target "to be"`
     private func session(_ record: Record) -> String {
         func field(_ key: String) -> String { Visible.escaped(record.value(key) ?? "?") }
+        func number(_ key: String) -> String { HumanNumbers.count(text: record.value(key) ?? "?") }
         func counted(_ key: String, _ noun: String) -> String {
-            "\(field(key)) \(noun)\(record.value(key) == "1" ? "" : "s")"
+            "\(number(key)) \(noun)\(record.value(key) == "1" ? "" : "s")"
         }
         let state = record.value("state") ?? "?"
         var parts = [
             field("name"),
             paint(Visible.escaped(state), state == "running" ? .running : .plain),
             "\(counted("monkeys", "monkey")) every \(field("interval"))",
-            "typed \(field("typed")), \(field("entries")) kept, \(counted("hits", "hit"))",
+            "typed \(number("typed")), \(number("entries")) kept, \(counted("hits", "hit"))",
         ]
         let target = record.value("target") ?? ""
         if target.isEmpty {
@@ -99,37 +101,20 @@ struct HumanFormatter {
         return parts.joined(separator: "  ")
     }
 
-    /// The odds in words: `1 in 17,576 · every ~29 minutes · chance so far 63 %`,
+    /// The odds in words: `1 in 17,576 · every ~29 minutes · chance so far 63 %`
+    /// (`HumanNumbers`, as `top` writes them),
     /// or `never a hit`; nil without a target.
     static func odds(_ record: Record) -> String? {
         guard let expected = record.value("expected_entries") else { return nil }
         guard let entries = WideNumber(parsing: expected) else { return "never a hit" }
-        var parts = ["1 in \(OddsReport.count(entries))"]
+        var parts = ["1 in \(HumanNumbers.entries(entries))"]
         if let seconds = record.value("expected_seconds").flatMap(WideNumber.init(parsing:)) {
-            parts.append("every ~\(OddsReport.duration(seconds))")
+            parts.append("every ~\(HumanNumbers.duration(seconds, .words))")
         }
         if let chance = record.value("chance").flatMap(WideNumber.init(parsing:)) {
-            parts.append("chance so far \(percent(chance))")
+            parts.append("chance so far \(HumanNumbers.percent(chance))")
         }
         return parts.joined(separator: " · ")
-    }
-
-    /// `63 %`, `4.5 %`, `0.31 %`, `5.7e-05 %`; `0 %` only for none at all.
-    static func percent(_ fraction: WideNumber) -> String {
-        if fraction.isZero { return "0 %" }
-        let hundredths = fraction * WideNumber(100)
-        let value = hundredths.doubleValue
-        if value >= 99.5 && value < 100 { return "99.5 %" }
-        if value >= 10 { return "\(Int(value.rounded())) %" }
-        if value >= 0.01 {
-            let text = String(value)
-            let digits = value >= 1 ? 3 : 4
-            return String(text.prefix(digits)) + " %"
-        }
-        let (significand, exponent) = hundredths.decimalDigits(significantDigits: 2)
-        let sign = exponent < 0 ? "-" : "+"
-        let magnitude = String(exponent.magnitude)
-        return "\(significand / 10).\(significand % 10)e\(sign)\(magnitude.count < 2 ? "0" : "")\(magnitude) %"
     }
 
     /// The daemon's default alphabet, which `status` does not repeat on every line.

@@ -98,6 +98,35 @@ struct MonkeyctlJSONTests {
     }
 
     /// Parses one line as a JSON object, as a consumer of JSON Lines would.
+    /// monkeyctl(1)'s example of a session's object has the members, in
+    /// order and of the kinds (number or string), that `status --json`
+    /// prints for a session with those settings: the odds included.
+    @Test func theManPagesSessionExampleIsWhatStatusPrints() throws {
+        let page = try String(
+            contentsOf: JournalTests.repository.appendingPathComponent("man/monkeyctl.1"), encoding: .utf8)
+        let lines = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex { $0.hasPrefix(#"{"type":"session""#) })
+        var example = ""
+        for line in lines[start...] {
+            example += line
+            if line.hasSuffix("}") { break }
+        }
+        let shown = try Self.object(example)
+        let daemon = try DaemonProcess()
+        _ = try daemon.request(
+            #"START default target="to be" monkeys=5 alphabet="abcdefghijklmnopqrstuvwxyz " interval=100ms"#)
+        let status = try MonkeyctlClient(daemon).run("--json", "status", "default")
+        let printed = try Self.object(try #require(status.lines.first, "\(status)"))
+        func keys(_ line: String) -> [String] {
+            line.matches(of: /"([a-z_]+)":/).map { String($0.1) }
+        }
+        #expect(keys(example) == keys(status.lines[0]), "\(example)\n\(status.lines[0])")
+        for (key, value) in printed {
+            #expect(type(of: value) == type(of: shown[key] ?? ()), "\(key): \(value) vs \(shown[key] ?? "none")")
+        }
+        #expect(shown["p_hit"] as? Double == printed["p_hit"] as? Double, "the odds of those settings")
+    }
+
     static func object(_ line: String) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
         guard let object = value as? [String: Any] else { throw TestFailure("not a JSON object: \(line)") }

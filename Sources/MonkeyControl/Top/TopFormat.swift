@@ -1,10 +1,12 @@
 import MonkeyCore
 
-/// The figures of `top` in few columns: counts, rates, chances and waits.
+/// The figures of `top` in few columns: counts, rates, chances and waits,
+/// written as every human view writes them (`HumanNumbers`), squeezed
+/// only where a column is too narrow.
 enum TopFormat {
     /// `17,576`.
     static func count(_ value: UInt64) -> String {
-        OddsReport.grouped(value)
+        HumanNumbers.count(value)
     }
 
     /// `17,576` when it fits in `width` columns, else `17.6k`, `1.23M`,
@@ -47,9 +49,7 @@ enum TopFormat {
     /// The chance so far: `63 %`, `4.5 %`, `0.31 %`, `<0.01 %`, `0 %`; `-` without a target.
     static func chance(_ session: SessionFigures) -> String {
         guard session.hasTarget else { return "-" }
-        guard let chance = session.chance, !chance.isZero else { return "0 %" }
-        if (chance * WideNumber(100)).doubleValue < 0.01 { return "<0.01 %" }
-        return HumanFormatter.percent(chance)
+        return HumanNumbers.percent(session.chance ?? .zero)
     }
 
     /// The mean wait for the next hit: `~29 min`, `never`; `-` without a target.
@@ -59,33 +59,17 @@ enum TopFormat {
         return "~" + duration(seconds)
     }
 
-    /// A duration in the largest unit that keeps it short: `50 ms`, `11 s`,
-    /// `29 min`, `1.5 h`, `2.4 d`, `12,345 y`, `2.6e16 y`, `4e1440 y`:
-    /// never more than 8 characters, so that with its `~` it fits the WAIT
-    /// column however hopeless the session (the exponent stays below
-    /// 10,000 within the daemon's limits).
-    static func duration(_ seconds: WideNumber) -> String {
-        let units: [(name: String, seconds: Double, below: Double)] = [
-            ("ms", 0.001, 1), ("s", 1, 120), ("min", 60, 7200), ("h", 3600, 172_800),
-            ("d", 86400, 2 * OddsReport.secondsPerYear),
-        ]
-        let value = seconds.doubleValue
-        for unit in units where value < unit.below {
-            return amount(value / unit.seconds) + " " + unit.name
-        }
-        let years = seconds / WideNumber(OddsReport.secondsPerYear)
-        let (digits, exponent) = years.decimalDigits(significantDigits: 2)
-        guard exponent >= 5 else { return amount(years.doubleValue) + " y" }
-        guard exponent >= 100 else { return "\(digits / 10).\(digits % 10)e\(exponent) y" }
-        let (digit, largeExponent) = years.decimalDigits(significantDigits: 1)
-        return "\(digit)e\(largeExponent) y"
-    }
+    /// The widest `duration` is: with its `~` it fits the WAIT column.
+    static let longestDuration = 8
 
-    /// Whole from 10 on (grouped), one decimal below.
-    private static func amount(_ value: Double) -> String {
-        if value >= 9.95 { return count(UInt64(value.rounded())) }
-        let text = tenths(value)
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    /// A wait as `HumanNumbers.duration` writes it with short units: `50 ms`,
+    /// `11 s`, `29 min`, `1.5 h`, `2.4 d`, `12,345 y`, `2.6e16 y`; past
+    /// `longestDuration` characters, one significant digit (`4e1440 y`: the
+    /// exponent stays below 10,000 within the daemon's limits).
+    static func duration(_ seconds: WideNumber) -> String {
+        let text = HumanNumbers.duration(seconds, .short)
+        guard text.count > longestDuration else { return text }
+        return HumanNumbers.duration(seconds, .short, significantDigits: 1)
     }
 
     /// How long the daemon has run: `42s`, `3m 12s`, `2h 03m`, `3d 04h`.
