@@ -3,8 +3,9 @@ import Testing
 
 @testable import MonkeyControl
 
-/// Events shown at once, held over answers that cannot know them yet, and
-/// given up to the first answer that does.
+/// Starts and stops shown at once, held over answers that cannot know them
+/// yet and given up to the first answer that does; hits and best progress
+/// shown only as an answer gives them.
 @Suite("Top events")
 struct TopEventTests {
     static func event(_ line: String) throws -> TopEvent? {
@@ -38,40 +39,44 @@ struct TopEventTests {
         view.rows.first { $0.name == name }
     }
 
-    @Test func hitsBestStartsAndStopsShowAtOnce() throws {
+    @Test func startsAndStopsShowAtOnce() throws {
         var view = Self.view()
-        #expect(Self.row(view, "s0")?.hits == 0)
-        var outcome = view.heard(.hit(session: "s0"))
-        #expect(outcome == .shown)
-        outcome = view.heard(.hit(session: "s0"))
-        #expect(outcome == .shown)
-        #expect(Self.row(view, "s0")?.hits == 2)
-        #expect(view.snapshot?.totalHits == 2, "the header's total too")
-        outcome = view.heard(.best(session: "s1", best: "monk"))
-        #expect(outcome == .shown)
-        #expect(Self.row(view, "s1")?.best == "monk")
-        outcome = view.heard(.stopped(session: "s1"))
+        var outcome = view.heard(.stopped(session: "s1"))
         #expect(outcome == .shown)
         #expect(Self.row(view, "s1")?.isRunning == false)
         outcome = view.heard(.started(session: "s2"))
         #expect(outcome == .shown)
         #expect(Self.row(view, "s2")?.isRunning == true)
         let row = try #require(TopFixtures.text(TopFixtures.frame(view, columns: 120)).first { $0.hasPrefix(" s1 ") })
-        #expect(row.contains("stopped") && row.contains("monk"), "\(row)")
+        #expect(row.contains("stopped"), "\(row)")
     }
 
-    /// Best progress of a session scrolled out of view changes nothing on
-    /// the screen; a hit changes the header's total wherever its row is.
-    @Test func bestProgressOutOfViewNeedsNoDrawing() {
-        var view = TopFixtures.view(TopFixtures.sessions(100))
-        view.pageSize = 10
-        var outcome = view.heard(.best(session: "s50", best: "mo"))
-        #expect(outcome == .offScreen)
-        #expect(view.rows[50].best == "mo", "taken in all the same")
-        outcome = view.heard(.best(session: "s5", best: "mon"))
-        #expect(outcome == .shown)
-        outcome = view.heard(.hit(session: "s50"))
-        #expect(outcome == .shown)
+    /// A hit or best progress is shown only with the answer to a STATUS
+    /// asked after it, beside the TYPED of that answer: the first frame of
+    /// a session just started never shows TYPED 0 beside a best of 1/3.
+    @Test func hitsAndBestWaitForAnAnswerThatKnowsWhatWasTyped() throws {
+        var view = TopView(socketPath: "/s")
+        view.link = .connected
+        view.statusRequested()
+        var fresh = SessionFigures(
+            name: "cat", isRunning: true, monkeys: 16, target: "cat", typed: 0, best: "",
+            expectedEntries: WideNumber(1243), expectedSeconds: WideNumber(124.3), chance: .zero)
+        view.show(TopFixtures.snapshot([fresh]))
+        #expect(view.heard(.best(session: "cat", best: "c")) == .needsStatus)
+        #expect(view.heard(.hit(session: "cat")) == .needsStatus)
+        #expect(Self.row(view, "cat")?.best == "", "nothing typed that the answer knows of")
+        #expect(Self.row(view, "cat")?.hits == 0)
+        let first = try #require(
+            TopFixtures.text(TopFixtures.frame(view, columns: 120)).first { $0.hasPrefix(">cat ") })
+        #expect(first.contains("cat 0/3"), "\(first)")
+        view.statusRequested()
+        fresh.typed = 3
+        fresh.hits = 1
+        fresh.best = "cat"
+        view.show(TopFixtures.snapshot([fresh]))
+        let answered = try #require(
+            TopFixtures.text(TopFixtures.frame(view, columns: 120)).first { $0.hasPrefix(">cat ") })
+        #expect(answered.contains(" 3 ") && answered.contains(" 1 ") && answered.contains("cat 3/3"), "\(answered)")
     }
 
     @Test func whatOnlyStatusCanTellAsksForIt() {
@@ -80,7 +85,7 @@ struct TopEventTests {
         #expect(outcome == .needsStatus)
         outcome = view.heard(.changed(session: nil))
         #expect(outcome == .needsStatus)
-        outcome = view.heard(.hit(session: "new"))
+        outcome = view.heard(.stopped(session: "new"))
         #expect(outcome == .needsStatus, "a session top does not know yet")
         #expect(view.rows.count == 4)
     }
@@ -90,40 +95,23 @@ struct TopEventTests {
     @Test func newsOutlivesOlderAnswersOnly() {
         var view = Self.view()
         view.statusRequested()  // under way when the news comes
-        var outcome = view.heard(.hit(session: "s0"))
-        #expect(outcome == .shown)
-        outcome = view.heard(.stopped(session: "s1"))
+        let outcome = view.heard(.stopped(session: "s1"))
         #expect(outcome == .shown)
         view.show(TopFixtures.snapshot(TopFixtures.sessions(4)))
-        #expect(Self.row(view, "s0")?.hits == 1, "the older answer did not know the hit")
-        #expect(Self.row(view, "s1")?.isRunning == false)
+        #expect(Self.row(view, "s1")?.isRunning == false, "the older answer did not know the stop")
         view.statusRequested()
         var later = TopFixtures.sessions(4)
         later[1].isRunning = true  // started again meanwhile, as this answer knows
         view.show(TopFixtures.snapshot(later))
-        #expect(Self.row(view, "s0")?.hits == 0, "this one was asked after the news: it knows better")
         #expect(Self.row(view, "s1")?.isRunning == true)
         #expect(view.news.isEmpty)
-    }
-
-    /// An answer that knows more than the news is never taken back by it.
-    @Test func newsNeverLowersAnAnswer() {
-        var view = Self.view()
-        view.statusRequested()
-        let outcome = view.heard(.hit(session: "s0"))
-        #expect(outcome == .shown)
-        var knowing = TopFixtures.sessions(4)
-        knowing[0].hits = 5
-        knowing[0].best = "ab"
-        view.show(TopFixtures.snapshot(knowing))
-        #expect(Self.row(view, "s0")?.hits == 5)
     }
 
     @Test func aClearForgetsTheNewsAndALostConnectionAllOfIt() {
         var view = Self.view()
         view.statusRequested()
-        _ = view.heard(.hit(session: "s0"))
-        _ = view.heard(.hit(session: "s1"))
+        _ = view.heard(.stopped(session: "s0"))
+        _ = view.heard(.stopped(session: "s1"))
         let outcome = view.heard(.changed(session: "s0"))
         #expect(outcome == .needsStatus)
         #expect(view.news.keys.sorted() == ["s1"])
@@ -131,7 +119,7 @@ struct TopEventTests {
         #expect(view.news.isEmpty)
         view.statusRequested()
         view.show(TopFixtures.snapshot(TopFixtures.sessions(4)))
-        #expect(Self.row(view, "s1")?.hits == 0, "what the new connection's STATUS says")
+        #expect(Self.row(view, "s1")?.isRunning == TopFixtures.sessions(4)[1].isRunning, "what the new STATUS says")
     }
 
     /// Refreshes that events bring closer together than the rate window

@@ -42,11 +42,11 @@ struct TopTests {
     }
 
     /// With `-d 1h` top asks for STATUS once, then only when an event
-    /// says that something it cannot show by itself changed: what happens
-    /// elsewhere reaches the screen through the EVENTS stream alone. A
-    /// session started by another client appears; its hits count up past
-    /// TYPED, which only STATUS tells (every hit is a typed entry, so no
-    /// STATUS ever says so); a stop shows at once.
+    /// says that something changed: what happens elsewhere reaches the
+    /// screen through the EVENTS stream alone. A session started by
+    /// another client appears; its hits count up, each time beside the
+    /// TYPED of the same answer (never more hits than entries typed); a
+    /// stop shows at once.
     @Test func eventsRedrawAtOnceWithoutPolling() throws {
         let daemon = try DaemonProcess()
         let pane = try Self.launch(daemon, "-d 1h", columns: 120)
@@ -55,15 +55,63 @@ struct TopTests {
         #expect(try client.run("start", "alpha", "--target", "a", "--monkeys", "8", "--interval", "20ms").status == 0)
         try pane.waitFor("alpha's row") { Self.row($0, "alpha")?.contains("running") == true }
         // About one entry in four is a hit, 50 entries a second.
-        try pane.waitFor("more hits than entries typed at the last STATUS") { screen in
+        var rows: [(typed: Int, hits: Int)] = []
+        try pane.waitFor("hits counting up") { screen in
             guard let fields = Self.row(screen, "alpha")?.split(separator: " "), fields.count > 6,
                 let typed = Int(fields[5].replacingOccurrences(of: ",", with: "")),
                 let hits = Int(fields[6].replacingOccurrences(of: ",", with: ""))
             else { return false }
-            return hits > typed
+            rows.append((typed, hits))
+            return hits >= 5
         }
+        #expect(rows.allSatisfy { $0.hits <= $0.typed }, "one answer's figures: \(rows)")
         #expect(try client.run("stop", "alpha").status == 0)
         try pane.waitFor("alpha stopped") { Self.row($0, "alpha")?.contains("stopped") == true }
+        try pane.press("q")
+        #expect(try pane.waitForFile("status") == "0\n")
+    }
+
+    /// A row's figures come from one answer. Against a daemon played by
+    /// the test: the first STATUS says `cat` typed nothing yet; an event
+    /// then tells of best progress `c`. top does not show that best beside
+    /// TYPED 0 (what no entry typed could have made): it asks for STATUS,
+    /// and shows best and TYPED together from the answer.
+    @Test func aRowShowsTheFiguresOfOneAnswer() throws {
+        let fake = try MonkeyctlFakeDaemon()
+        let pane = try TmuxSession(
+            columns: 120, rows: 12,
+            script: "'\(Binaries.monkeyctl)' --socket '\(fake.socketPath)' top -d 1h; echo $? > status")
+        let main = try fake.accept()
+        func answer(_ status: String) throws {
+            while let line = try main.readLine() {
+                switch line {
+                case "HELLO": try main.send("OK monkeyd version=0.1.0 protocol=1\n")
+                case "METRICS": try main.send("OK\n")
+                case "STATUS":
+                    try main.send(status + "\nOK\n")
+                    return
+                default: throw TestFailure("unexpected request \(line)")
+                }
+            }
+            throw TestFailure("top hung up")
+        }
+        func cat(typed: Int, best: String) -> String {
+            "session name=cat state=running monkeys=16 interval=100ms alphabet=abcdefghijklmnopqrstuvwxyz "
+                + "target=cat typed=\(typed) entries=\(typed) hits=0 best=\"\(best)\" p_hit=8.047e-04 "
+                + "expected_entries=1243 expected_seconds=124.3 chance=\(typed == 0 ? "0" : "4.016e-03")"
+        }
+        try answer(cat(typed: 0, best: ""))
+        let first = try pane.waitFor("cat's first row") { Self.row($0, "cat")?.contains("cat 0/3") == true }
+        #expect(Self.row(first, "cat")?.split(separator: " ")[5] == "0", "\(first)")
+        let events = try fake.accept()
+        #expect(try events.readLine() == "EVENTS")
+        try events.send("event id=1 time=2026-12-01T00:00:00.100Z kind=best session=cat best=c\n")
+        // The event asks for STATUS (with -d 1h, nothing else would).
+        try answer(cat(typed: 5, best: "c"))
+        let screen = try pane.waitFor("best and typed of the second answer") {
+            Self.row($0, "cat")?.contains("cat 1/3") == true
+        }
+        #expect(Self.row(screen, "cat")?.split(separator: " ")[5] == "5", "\(screen)")
         try pane.press("q")
         #expect(try pane.waitForFile("status") == "0\n")
     }

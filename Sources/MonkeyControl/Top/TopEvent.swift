@@ -3,7 +3,7 @@ import MonkeyCore
 /// A line of the EVENTS stream, as `top` uses it: what it can show at
 /// once, or that only a new STATUS can tell what changed.
 enum TopEvent: Equatable, Sendable {
-    /// A hit: one more than STATUS last said.
+    /// A hit: STATUS will say how many, beside what was typed.
     case hit(session: String)
     /// Best progress grew to this text.
     case best(session: String, best: String)
@@ -36,24 +36,18 @@ enum TopEvent: Equatable, Sendable {
     }
 }
 
-/// What events said about one session since STATUS last described it:
-/// shown over every snapshot until the answer to a STATUS asked after the
-/// news arrived, which knows it.
+/// A start or stop events told of since STATUS last described the
+/// session: shown over every snapshot until the answer to a STATUS asked
+/// after it arrived, which knows it. Only the state: counts and best
+/// progress are shown as one answer gives them (`TopView.heard`).
 struct SessionNews: Equatable, Sendable {
-    /// Hits, at least (they only grow between the CLEARs that make `top` ask again).
-    var hits: UInt64?
-    var best: String?
-    var isRunning: Bool?
-    /// STATUS requests sent before the latest of this news arrived.
+    var isRunning: Bool
+    /// STATUS requests sent before this news arrived.
     var statusSentBefore: Int
 
-    /// The figures with this news: never fewer hits or a shorter best
-    /// than they have (an answer can know more than the news).
     func applied(to figures: SessionFigures) -> SessionFigures {
         var figures = figures
-        if let hits, hits > figures.hits { figures.hits = hits }
-        if let best, best.unicodeScalars.count > figures.best.unicodeScalars.count { figures.best = best }
-        if let isRunning { figures.isRunning = isRunning }
+        figures.isRunning = isRunning
         return figures
     }
 }

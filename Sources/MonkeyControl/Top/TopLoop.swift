@@ -8,12 +8,12 @@ import MonkeyShell
 /// through MonkeyShell; this type only decides when.
 ///
 /// Refreshes: STATUS once a second (`--delay`), and the EVENTS stream
-/// on a connection of its own: a hit, best progress, a start or a stop is
-/// shown as soon as it is heard (`TopView.heard`); anything else (a session
-/// created, deleted, cleared, changed) asks for STATUS at once, but never
-/// sooner after the last one than `shortestRefreshGap` for the number of
-/// sessions, so that the cost of refreshing stays bounded however busy the
-/// daemon is.
+/// on a connection of its own: a start or a stop is shown as soon as it
+/// is heard (`TopView.heard`); anything else (a hit, best progress, a
+/// session created, deleted, cleared, changed) asks for STATUS at once,
+/// so that a row's counts come from one answer, but never sooner after
+/// the last one than `shortestRefreshGap` for the number of sessions, so
+/// that the cost of refreshing stays bounded however busy the daemon is.
 final class TopLoop {
     /// How the loop ended.
     enum Ending: Equatable {
@@ -398,7 +398,6 @@ final class TopLoop {
                     else { return }
                     switch view.heard(event) {
                     case .shown: isDirty = true
-                    case .offScreen: break
                     case .needsStatus: refreshSoon(now: now)
                     }
                 case .finished(_, let outcome):

@@ -97,7 +97,7 @@ struct TopView: Sendable {
     private(set) var message: Message?
     private(set) var tail: TailPane?
     var link: Link = .connecting
-    /// What the events stream said since STATUS last told, by session.
+    /// The starts and stops the events stream told of since STATUS last did, by session.
     private(set) var news: [String: SessionNews] = [:]
     /// STATUS requests sent and answered on this connection: which answers
     /// already know which news.
@@ -166,53 +166,48 @@ struct TopView: Sendable {
     enum Hearing: Equatable, Sendable {
         /// Shown: the screen wants drawing.
         case shown
-        /// Taken in, but nothing on the screen changes (best progress of a
-        /// session scrolled out of view).
-        case offScreen
-        /// Only a new STATUS can tell what changed (a session `top` does
-        /// not know, created, deleted, cleared, or changed settings).
+        /// Only a new STATUS can tell what changed (a hit or best progress,
+        /// shown only beside the TYPED of the same answer; a session `top`
+        /// does not know, created, deleted, cleared, or changed settings).
         case needsStatus
     }
 
-    /// An event from the daemon, shown at once when it can be.
+    /// An event from the daemon, shown at once when it can be: a start or
+    /// a stop. A hit or best progress asks for STATUS instead, so that a
+    /// row's counts always come from one answer (a hit heard beside the
+    /// TYPED of an older answer showed a best that no entry typed by then
+    /// could have made).
     mutating func heard(_ event: TopEvent) -> Hearing {
         let name: String
+        let isRunning: Bool
         switch event {
         case .changed(let session):
-            // Cleared or deleted: the hits and best heard of are no longer so.
+            // Cleared or deleted: a start or stop heard of may no longer hold.
             if let session { news[session] = nil }
             return .needsStatus
-        case .hit(let session), .best(let session, _), .started(let session), .stopped(let session):
-            name = session
+        case .hit, .best:
+            return .needsStatus
+        case .started(let session):
+            (name, isRunning) = (session, true)
+        case .stopped(let session):
+            (name, isRunning) = (session, false)
         }
         guard let index = position(of: name), let current = snapshot?.sessions[index] else { return .needsStatus }
-        var update = news[name] ?? SessionNews(statusSentBefore: statusSent)
-        update.statusSentBefore = statusSent
-        switch event {
-        case .hit: update.hits = current.hits + 1
-        case .best(_, let best): update.best = best
-        case .started: update.isRunning = true
-        case .stopped: update.isRunning = false
-        case .changed: break
-        }
-        news[name] = update
-        let figures = update.applied(to: current)
-        let row: Int?
+        news[name] = SessionNews(isRunning: isRunning, statusSentBefore: statusSent)
+        var figures = current
+        figures.isRunning = isRunning
         if order == .name {
             // The rows are the snapshot's sessions: let go of them so that
             // the change is made in place rather than in a copy of all.
             rows = []
             snapshot?.sessions[index] = figures
             rows = snapshot?.sessions ?? []
-            row = index
         } else {
             snapshot?.sessions[index] = figures
-            row = rows.firstIndex { $0.name == name }
-            if let row { rows[row] = figures }
+            if let row = rows.firstIndex(where: { $0.name == name }) { rows[row] = figures }
         }
-        // Hits and starts and stops change the header's totals too.
-        guard case .best = event, let row, row < firstRow || row >= firstRow + pageSize else { return .shown }
-        return .offScreen
+        // A start or stop changes the header's totals too, wherever the row is.
+        return .shown
     }
 
     private mutating func position(of name: String) -> Int? {
