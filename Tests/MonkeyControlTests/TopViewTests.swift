@@ -69,6 +69,42 @@ struct TopViewTests {
         #expect(seen == [.rate, .typed, .hits, .chance, .wait, .best, .name])
     }
 
+    /// The hint says what `o` does next; after it, the last line still
+    /// says which row is selected, and the order beside it.
+    @Test func oSaysWhatItDoesNextAndTheRowStaysNamed() {
+        var view = TopFixtures.view(TopFixtures.sessions(8))
+        _ = view.handle(.down, now: Self.now)
+        var text = TopFixtures.text(TopFixtures.frame(view, columns: 120))
+        #expect(text[1].contains("o sort by rate"), "\(text[1])")
+        #expect(text.last == "row 2 of 8, sorted by name")
+        _ = view.handle(.character("o"), now: Self.now)
+        text = TopFixtures.text(TopFixtures.frame(view, columns: 120))
+        #expect(text[1].contains("o sort by typed"), "\(text[1])")
+        #expect(text.last == "row \((view.selectedIndex ?? 0) + 1) of 8, sorted by rate")
+        var empty = TopFixtures.view([])
+        _ = empty.handle(.character("o"), now: Self.now)
+        #expect(empty.currentMessage(now: Self.now)?.text == "sorted by rate", "no row to say it beside")
+    }
+
+    @Test(arguments: [
+        (Key.character("x"), "'x'"), (.character("é"), "'é'"), (.left, "left"), (.tab, "tab"),
+        (.control(0x01), "Ctrl-A"), (.backspace, "backspace"),
+    ])
+    func aKeyThatDoesNothingSaysSo(key: Key, name: String) {
+        var view = TopFixtures.view(TopFixtures.sessions(3))
+        #expect(view.handle(key, now: Self.now).isEmpty)
+        let message = view.currentMessage(now: Self.now)
+        #expect(message?.text == "\(name) does nothing here; keys: up/down, PgUp/PgDn, space, c, enter, o, q")
+        #expect(message?.tone == .warning)
+        #expect(view.rows.count == 3 && view.selected == "s0", "and changes nothing")
+    }
+
+    @Test func escapeWithNothingToLeaveSaysNothing() {
+        var view = TopFixtures.view(TopFixtures.sessions(3))
+        #expect(view.handle(.escape, now: Self.now).isEmpty)
+        #expect(view.currentMessage(now: Self.now) == nil)
+    }
+
     @Test(arguments: TopSortOrder.allCases)
     func orders(order: TopSortOrder) {
         let snapshot = TopFixtures.snapshot(TopFixtures.sessions(8))

@@ -158,10 +158,15 @@ struct TopTests {
         func order(_ screen: [String]) -> [String] {
             screen.compactMap { line in ["alpha", "beta"].first { line.dropFirst().hasPrefix($0 + " ") } }
         }
-        try pane.waitFor("by name") { order($0) == ["alpha", "beta"] }
+        var screen = try pane.waitFor("by name") { order($0) == ["alpha", "beta"] }
+        #expect(screen[1].contains("o sort by rate"), "what o does next: \(screen[1])")
         try pane.press("o")
-        let screen = try pane.waitFor("by rate") { order($0) == ["beta", "alpha"] }
-        #expect(screen[1].contains("o sort (rate)"))
+        screen = try pane.waitFor("by rate") { order($0) == ["beta", "alpha"] }
+        #expect(screen[1].contains("o sort by typed"), "\(screen[1])")
+        #expect(screen.last == "row 2 of 2, sorted by rate", "the selection stayed on alpha, and says so")
+        try pane.press("x")
+        screen = try pane.waitFor("a hint") { $0.last?.hasPrefix("'x' does nothing here") == true }
+        #expect(screen.last == "'x' does nothing here; keys: up/down, PgUp/PgDn, space, c, enter, o, q")
     }
 
     @Test func cThenYClears() throws {

@@ -118,9 +118,10 @@ struct TopLayout: Sendable {
         return line
     }
 
+    /// What each key does next: `o` names the order it sorts by when pressed.
     private func hints(_ view: TopView) -> StyledText {
         StyledText(
-            "up/down select  space start/stop  c clear  enter tail  o sort (\(view.order.rawValue))  q quit",
+            "up/down select  space start/stop  c clear  enter tail  o sort by \(view.order.next.rawValue)  q quit",
             TextStyle(isDim: true))
     }
 

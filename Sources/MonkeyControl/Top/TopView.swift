@@ -268,6 +268,7 @@ struct TopView: Sendable {
             tail = TailPane(session: session.name)
             return [.showTail(session.name)]
         case .escape:
+            // Pressed to leave something: with nothing to leave, not worth a word.
             if tail != nil {
                 tail = nil
                 return [.hideTail]
@@ -275,15 +276,45 @@ struct TopView: Sendable {
         case .character("o"), .character("O"):
             order = order.next
             if let snapshot { rows = order.sorted(snapshot) }
-            say("sorted by \(order.rawValue)", now: now)
+            // The last line says it beside the row, unless there is none.
+            if selectedIndex == nil {
+                say("sorted by \(order.rawValue)", now: now)
+            } else {
+                message = nil
+            }
         case .control(0x0C):
             // Ctrl-L: the shell redraws every frame from scratch anyway on resize;
             // here it asks for fresh figures.
             return [.refresh]
-        default:
-            break
+        case .left, .right, .tab, .backspace, .control, .character:
+            say("\(Self.name(of: key)) does nothing here; \(Self.keys)", tone: .warning, now: now)
         }
         return []
+    }
+
+    /// The keys, for the hint after one that does nothing.
+    static let keys = "keys: up/down, PgUp/PgDn, space, c, enter, o, q"
+
+    /// A key as a person would name it.
+    static func name(of key: Key) -> String {
+        switch key {
+        case .character(let character): "'\(Visible.escaped(String(character)))'"
+        case .control(let byte): "Ctrl-\(Character(Unicode.Scalar(byte + 0x40)))"
+        case .left: "left"
+        case .right: "right"
+        case .tab: "tab"
+        case .backspace: "backspace"
+        case .up: "up"
+        case .down: "down"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "home"
+        case .end: "end"
+        case .enter: "enter"
+        case .space: "space"
+        case .escape: "escape"
+        case .interrupt: "Ctrl-C"
+        }
     }
 
     private var selectedSession: SessionFigures? {
