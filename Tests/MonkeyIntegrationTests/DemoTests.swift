@@ -42,4 +42,83 @@ struct DemoTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
         #expect(!left.contains { $0.hasPrefix("monkeyd-demo.") }, "\(left)")
     }
+
+    static func row(_ screen: [String], _ name: String) -> String? {
+        screen.first { $0.dropFirst().hasPrefix(name + " ") }
+    }
+
+    static func demo(in scratch: TemporaryDirectory) throws -> TmuxSession {
+        try TmuxSession(
+            columns: 110, rows: 12,
+            script: "'\(Self.script)' '\(Binaries.directory)'; echo $? > status",
+            environment: ["XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path])
+    }
+
+    /// A second `make run` while one is open gets a daemon and a socket of
+    /// its own: its sessions start there, the first demo's session that was
+    /// stopped stays stopped, and the second goes on when the first ends.
+    @Test func aSecondDemoRunsItsOwnDaemonAndLeavesTheFirstAlone() throws {
+        let scratch = TemporaryDirectory()
+        let socket = scratch.path + "/monkeyd/monkeyd.sock"
+        let first = try Self.demo(in: scratch)
+        try first.waitFor("the first demo's sessions") { screen in
+            ["hi", "cat", "hamlet"].allSatisfy { Self.row(screen, $0)?.contains("running") == true }
+        }
+        let control = MonkeyctlClient(socketPath: socket)
+        #expect(try control.run("stop", "hi").status == 0)
+        try first.waitFor("hi stopped in the first demo") { Self.row($0, "hi")?.contains("stopped") == true }
+
+        let second = try Self.demo(in: scratch)
+        try second.waitFor("the second demo's sessions") { screen in
+            ["hi", "cat", "hamlet"].allSatisfy { Self.row(screen, $0)?.contains("running") == true }
+        }
+        #expect(try fields(ClientConnection(path: socket).request("STATUS hi")[0])["state"] == "stopped")
+        #expect(try first.screen()[0].contains("3 sessions, 2 typing"))
+
+        try first.press("q")
+        #expect(try first.waitForFile("status") == "0\n")
+        // The second one's daemon is its own: it goes on typing.
+        let typed = { (screen: [String]) -> Int? in
+            guard let header = screen.first,
+                let range = header.range(of: #"typed [0-9,]+"#, options: .regularExpression)
+            else { return nil }
+            return Int(header[range].dropFirst(6).replacingOccurrences(of: ",", with: ""))
+        }
+        let shown = try second.screen()
+        let before = try #require(typed(shown), "\(shown)")
+        let after = try second.waitFor("the second demo typing on") { screen in
+            !screen[0].contains("monkeyd is gone") && (typed(screen) ?? 0) > before
+        }
+        #expect(!after[0].contains("monkeyd is gone"))
+        try second.press("q")
+        #expect(try second.waitForFile("status") == "0\n")
+        let said = try second.screen().joined(separator: "\n")
+        #expect(said.contains("another monkeyd answers on \(socket) (another make run?)"), "\(said)")
+    }
+
+    /// Piped (`make run | tee log`): one table on stdout, and stderr says
+    /// that top needs a terminal; status 0.
+    @Test func offATerminalTheDemoPrintsOneTableAndSaysSo() throws {
+        let scratch = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.script)
+        process.arguments = [Binaries.directory]
+        process.environment = [
+            "XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path, "PATH": "/usr/bin:/bin", "TERM": "xterm",
+        ]
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let table = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        let lines = table.split(separator: "\n")
+        #expect(lines.count == 5 && lines[0].hasPrefix("monkeyd 0.1.0 | up"), "\(table)")
+        #expect(lines.dropFirst(2).map { $0.prefix(6) } == ["cat   ", "hamlet", "hi    "], "\(table)")
+        #expect(said == "top needs a terminal: printed one snapshot; run `make run` in a terminal to watch\n")
+    }
 }
