@@ -46,16 +46,12 @@ struct TailTests {
         let stalled = try daemon.connect()
         try stalled.send(line: "TAIL fast")
         let before = daemon.residentKilobytes()
-        // While the follower reads nothing for a good while, others are served.
-        var slowest: UInt64 = 0
+        // While the follower reads nothing for a good while, others are
+        // served (how fast is the benchmark's to say, not a test's).
         for _ in 0..<200 {
-            let asked = DispatchTime.now().uptimeNanoseconds
             #expect(try control.request("PING") == ["OK pong"])
-            slowest = max(slowest, DispatchTime.now().uptimeNanoseconds - asked)
             usleep(5000)  // pacing the load, not synchronisation
         }
-        // Measured, not asserted (speed belongs in the benchmark).
-        print("stalled follower: slowest PING \(Double(slowest / 10_000) / 100) ms")
         let status = try fields(try control.request("STATUS fast")[0])
         #expect(Int(status["typed"] ?? "0") ?? 0 > 500, "typing went on")
         let growth = daemon.residentKilobytes() - before
