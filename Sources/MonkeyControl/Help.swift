@@ -59,7 +59,7 @@ enum Help {
         """
           --target TEXT          text to look for in every entry ("" for none)
           --monkeys N            monkeys typing, one character each per tick (at least 1)
-          --interval DURATION    time between ticks: 250ms, 1.5s, 2min, 1h; a bare number is ms
+          --interval DURATION    time between ticks: 250ms, 1.5s, 2min, 1h; a bare whole number is ms
           --alphabet CHARS       the characters the monkeys type
         """
     }
@@ -183,12 +183,15 @@ enum Help {
             Waits until SESSION types a hit (typed after the wait began), stops, or
             has best progress of at least N characters, and prints what met it.
             Exit status 0 when it was met, 5 when the timeout passed first, 1 when
-            monkeyd refused (no such session, or it was deleted meanwhile).
+            monkeyd refused (no such session, or it was deleted meanwhile). Warns on
+            stderr, and waits all the same, when the condition cannot come true as
+            the session is (no target, a target it can never type, a best longer
+            than the target, a stopped session).
 
               --hit                  a hit typed from now on
               --stopped              the session stops (at once if it is stopped)
               --best N               best progress of N characters (at once if it has it)
-              --timeout DURATION     give up after DURATION (like 50ms, 10s, 2min)
+              --timeout DURATION     give up after DURATION, 1ns to 24h (like 50ms, 10s, 2min)
             """
         case .top:
             """
