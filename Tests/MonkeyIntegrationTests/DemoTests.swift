@@ -92,7 +92,8 @@ struct DemoTests {
         #expect(!after[0].contains("monkeyd is gone"))
         try second.press("q")
         #expect(try second.waitForFile("status") == "0\n")
-        let said = try second.screen().joined(separator: "\n")
+        // Lines tmux wrapped joined again (-J): the note is longer than the pane is wide.
+        let said = try second.run(["capture-pane", "-p", "-J", "-t", TmuxSession.target])
         #expect(said.contains("another monkeyd answers on \(socket) (another make run?)"), "\(said)")
     }
 
