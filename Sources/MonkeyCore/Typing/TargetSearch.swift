@@ -82,33 +82,33 @@ struct TargetSearch {
         }
     }
 
-    /// The block loop: 16 places a step, each place first checked on the
-    /// filter's `width` bytes (a constant where it is inlined).
+    /// The block loop: 16 places a block, two blocks a step, each place
+    /// first checked on the filter's `width` bytes (a constant where it is
+    /// inlined). Pointers and wrapping arithmetic keep the loop in registers.
     @inline(__always)
     private static func scanBlocks(
         _ filter: NeedleFilter, _ width: Int, _ text: UnsafePointer<UInt8>, _ needle: UnsafePointer<UInt8>,
         from place: inout Int, to end: Int
     ) -> Int? {
         let raw = UnsafeRawPointer(text)
-        let offset0 = Int(filter.offsets[0])
-        let offset1 = Int(filter.offsets[1])
-        let offset2 = Int(filter.offsets[2])
-        let offset3 = Int(filter.offsets[3])
-        let offset4 = Int(filter.offsets[4])
-        let offset5 = Int(filter.offsets[5])
-        let offset6 = Int(filter.offsets[6])
-        let offset7 = Int(filter.offsets[7])
-        let byte0 = SIMD16<UInt8>(repeating: filter.bytes[0])
-        let byte1 = SIMD16<UInt8>(repeating: filter.bytes[1])
-        let byte2 = SIMD16<UInt8>(repeating: filter.bytes[2])
-        let byte3 = SIMD16<UInt8>(repeating: filter.bytes[3])
-        let byte4 = SIMD16<UInt8>(repeating: filter.bytes[4])
-        let byte5 = SIMD16<UInt8>(repeating: filter.bytes[5])
-        let byte6 = SIMD16<UInt8>(repeating: filter.bytes[6])
-        let byte7 = SIMD16<UInt8>(repeating: filter.bytes[7])
+        let offsets = filter.offsets
+        let (offset0, offset1, offset2, offset3) = (Int(offsets[0]), Int(offsets[1]), Int(offsets[2]), Int(offsets[3]))
+        let (offset4, offset5, offset6, offset7) = (Int(offsets[4]), Int(offsets[5]), Int(offsets[6]), Int(offsets[7]))
+        let bytes = filter.bytes
+        let byte0 = SIMD16<UInt8>(repeating: bytes[0])
+        let byte1 = SIMD16<UInt8>(repeating: bytes[1])
+        let byte2 = SIMD16<UInt8>(repeating: bytes[2])
+        let byte3 = SIMD16<UInt8>(repeating: bytes[3])
+        let byte4 = SIMD16<UInt8>(repeating: bytes[4])
+        let byte5 = SIMD16<UInt8>(repeating: bytes[5])
+        let byte6 = SIMD16<UInt8>(repeating: bytes[6])
+        let byte7 = SIMD16<UInt8>(repeating: bytes[7])
         let needleCount = filter.byteCount
-        while place < end {
-            let block = raw + place
+        /// The lanes of the block at `block` whose place passes the
+        /// filter, as all ones in their byte of two words (read as words,
+        /// not with `any`, which the optimiser does not always inline).
+        @inline(__always)
+        func passing(_ block: UnsafeRawPointer) -> SIMD2<UInt64> {
             var mask = block.loadUnaligned(fromByteOffset: offset0, as: SIMD16<UInt8>.self) .== byte0
             if width >= 2 {
                 mask .&= block.loadUnaligned(fromByteOffset: offset1, as: SIMD16<UInt8>.self) .== byte1
@@ -123,21 +123,38 @@ struct TargetSearch {
                 mask .&= block.loadUnaligned(fromByteOffset: offset6, as: SIMD16<UInt8>.self) .== byte6
                 mask .&= block.loadUnaligned(fromByteOffset: offset7, as: SIMD16<UInt8>.self) .== byte7
             }
-            if any(mask) {
-                // One byte per lane, 1 where the filter passed.
-                let lanes = unsafeBitCast(
-                    SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: mask), to: SIMD2<UInt64>.self)
-                for half in 0..<2 {
-                    var bits = lanes[half]
-                    while bits != 0 {
-                        let candidate = place + half * 8 + bits.trailingZeroBitCount / 8
-                        if holds(needle, needleCount, text + candidate) { return candidate }
-                        bits &= bits &- 1
-                    }
+            return unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        }
+        /// The first place of the block at `start` that holds the needle.
+        func firstHolding(_ lanes: SIMD2<UInt64>, _ start: Int) -> Int? {
+            for half in 0..<2 {
+                // One bit per lane, the lowest of its byte.
+                var bits = lanes[half] & 0x0101_0101_0101_0101
+                while bits != 0 {
+                    let candidate = start + half * 8 + bits.trailingZeroBitCount / 8
+                    if holds(needle, needleCount, text + candidate) { return candidate }
+                    bits &= bits &- 1
                 }
             }
-            place += 16
+            return nil
         }
+        var block = raw + place
+        let last = raw + end
+        while last - block > 16 {
+            let first = passing(block)
+            let second = passing(block + 16)
+            if (first | second) != .zero {
+                let start = block - raw
+                if let found = firstHolding(first, start) ?? firstHolding(second, start + 16) { return found }
+            }
+            block += 32
+        }
+        if block < last {
+            let lanes = passing(block)
+            if lanes != .zero, let found = firstHolding(lanes, block - raw) { return found }
+            block += 16
+        }
+        place = block - raw
         return nil
     }
 
