@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "MonkeyControl", dependencies: ["MonkeyCore", "MonkeyShell"]),
         .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),
         .executableTarget(name: "monkeyctl", dependencies: ["MonkeyControl"]),
+        // The typing kernel alone, for bench/typing.sh; never run by the tests.
+        .executableTarget(
+            name: "bench-typing", dependencies: ["MonkeyCore", "MonkeyShell"], swiftSettings: uncheckedExclusivity),
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         // The pure parts of monkeyctl (top's layout, renderer and keys), without a terminal.
         .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),

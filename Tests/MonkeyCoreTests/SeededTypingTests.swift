@@ -5,15 +5,7 @@ import Testing
 /// Reproducible typing: the vectors are those of monkeyd(8), computed by an
 /// independent implementation of its specification (scripts/odds-reference.py).
 struct SeededTypingTests {
-    @Test(
-        arguments: [
-            (0, 1, 10, "abcdefghijklmnopqrstuvwxyz", "mtwaanvqux"),
-            (42, 1, 10, "abcdefghijklmnopqrstuvwxyz", "qjbeibupwl"),
-            (42, 2, 10, "abcdefghijklmnopqrstuvwxyz", "kvgrvtmnqr"),
-            (18_446_744_073_709_551_615, 7, 12, "abcdefghijklmnopqrstuvwxyz", "hzmqfjrgdsuj"),
-            (2024, 1_000_000, 8, "01", "11110100"),
-            (7, 3, 6, "äöü🐒", "üöä🐒ä🐒"),
-        ] as [(UInt64, UInt64, Int, String, String)])
+    @Test(arguments: seededTypingVectors)
     func testVectors(seed: UInt64, id: UInt64, monkeys: Int, letters: String, expected: String) throws {
         let text = SeededTyping.text(seed: seed, id: id, monkeys: monkeys, alphabet: try alphabet(letters))
         #expect(text == expected)
