@@ -38,6 +38,10 @@ let package = Package(
         .target(name: "MonkeyControl", dependencies: ["MonkeyCore", "MonkeyShell"]),
         .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),
         .executableTarget(name: "monkeyctl", dependencies: ["MonkeyControl"]),
+        // The chunk index's figures (BENCHMARKS.md), outside `make test`; not installed.
+        .executableTarget(
+            name: "corpus-bench", dependencies: ["MonkeyCore", "MonkeyShell"], path: "bench/CorpusBench",
+            swiftSettings: uncheckedExclusivity),
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         // The pure parts of monkeyctl (top's layout, renderer and keys), without a terminal.
         .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),
