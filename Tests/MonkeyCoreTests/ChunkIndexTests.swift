@@ -185,4 +185,34 @@ struct ChunkIndexTests {
             Self.scanned(index, bytes: Array("aaaaaa".utf8)) == Array(repeating: ChunkID(firstPosition: 0), count: 4))
         #expect(index.occurrences(of: ChunkID(firstPosition: 0)) == [0, 1])
     }
+
+    /// A batch of entries finds what each entry alone finds, and says which entry.
+    @Test(arguments: ["abc", "aé日"])
+    func scansABatchAsItsEntries(alphabet: String) throws {
+        var random = WyRand(seed: 21)
+        let corpus = try CorpusFixtures.randomCorpus(alphabet: alphabet, works: 3, longest: 100, using: &random)
+        for (chunkLength, entryLength) in [(1, 1), (3, 2), (3, 3), (4, 10), (9, 37)] {
+            let index = ChunkIndex(corpus: corpus, chunkLength: chunkLength)
+            let entries = (0..<20).map { _ in Self.text(for: corpus, length: entryLength, using: &random) }
+            var expected: [EntryMatch] = []
+            for (number, entry) in entries.enumerated() {
+                expected += Self.referenceMatches(of: corpus, chunkLength: chunkLength, text: entry).map {
+                    EntryMatch(entry: number, chunk: $0)
+                }
+            }
+            let symbols = entries.flatMap { $0 }
+            var fromSymbols = [EntryMatch(entry: -1, chunk: ChunkID(firstPosition: 0))]
+            symbols.withUnsafeBufferPointer {
+                index.scan(entrySymbols: $0, entryLength: entryLength, into: &fromSymbols)
+            }
+            #expect(fromSymbols.first == EntryMatch(entry: -1, chunk: ChunkID(firstPosition: 0)), "appended")
+            #expect(Set(fromSymbols.dropFirst()) == Set(expected))
+            #expect(fromSymbols.count - 1 == expected.count)
+            let bytes = Self.utf8(symbols, corpus)
+            var fromBytes: [EntryMatch] = []
+            bytes.withUnsafeBufferPointer { index.scan(entries: $0, entryLength: entryLength, into: &fromBytes) }
+            #expect(Set(fromBytes) == Set(expected))
+            #expect(fromBytes.count == expected.count)
+        }
+    }
 }

@@ -3,7 +3,10 @@
 // random letters, with and without the typing of them.
 //
 //   swift build -c release --product corpus-bench
-//   .build/release/corpus-bench CORPUS_DIRECTORY [CHUNK [ENTRY_LENGTH [ENTRIES [ROUNDS]]]]
+//   .build/release/corpus-bench CORPUS_DIRECTORY [CHUNK [ENTRY_LENGTH [ENTRIES [ROUNDS [BATCH]]]]]
+//
+// BATCH entries (default 1) are typed and scanned with one call
+// (`scan(entries:entryLength:into:)`), as a typing thread would a batch.
 //
 // Times are CPU time of this thread (CLOCK_THREAD_CPUTIME_ID), so that other
 // load on a shared machine slows the figures less than wall-clock time would.
@@ -49,7 +52,7 @@ struct LetterTyper {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    print("usage: corpus-bench CORPUS_DIRECTORY [CHUNK [ENTRY_LENGTH [ENTRIES [ROUNDS]]]]")
+    print("usage: corpus-bench CORPUS_DIRECTORY [CHUNK [ENTRY_LENGTH [ENTRIES [ROUNDS [BATCH]]]]]")
     exit(2)
 }
 let directory = arguments[1]
@@ -57,6 +60,7 @@ let chunk = arguments.count > 2 ? Int(arguments[2]) ?? 9 : 9
 let entryLength = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
 let entries = arguments.count > 4 ? Int(arguments[4]) ?? 20_000 : 20_000
 let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 3 : 3
+let batch = max(1, arguments.count > 6 ? Int(arguments[6]) ?? 1 : 1)
 
 let limits = CorpusLimits()
 let startRead = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
@@ -82,25 +86,44 @@ print(
         + "\(Int((built - startIndex) * 1000)) ms CPU; index \(index.memoryBytes >> 20) MiB "
         + "(filter \(index.filterBytes >> 10) KiB), max RSS \(Int(maximumResidentMiB())) MiB")
 
+let startFigures = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
+let expected = ExpectedCoverage(index: index)
+let startDigest = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
+let digest = CorpusDigest(corpus: corpus, chunkLength: chunk)
+let done = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
+let reach = expected.windows(toReach: 0.9999).map { WideNumber($0).formatted } ?? "never"
+print(
+    "expected coverage in \(Int((startDigest - startFigures) * 1000)) ms (99.99 % after \(reach) windows); "
+        + "digest \(digest.description.prefix(12))… in \(Int((done - startDigest) * 1000)) ms")
+
 var typer = LetterTyper(state: 42, letters: Array("abcdefghijklmnopqrstuvwxyz".utf8))
-var text = [UInt8](repeating: 0, count: entryLength)
+var text = [UInt8](repeating: 0, count: entryLength * batch)
 var matches: [ChunkID] = []
 matches.reserveCapacity(1024)
-let windows = Double(entries * max(0, entryLength - chunk + 1))
+var batchMatches: [EntryMatch] = []
+batchMatches.reserveCapacity(1024)
+let calls = entries / batch
+let windows = Double(calls * batch * max(0, entryLength - chunk + 1))
 for round in 1...rounds {
     var found = 0
     let typingStart = cpuSeconds()
     text.withUnsafeMutableBufferPointer { buffer in
-        for _ in 0..<entries { typer.type(into: buffer) }
+        for _ in 0..<calls { typer.type(into: buffer) }
     }
     let typingOnly = cpuSeconds() - typingStart
     let bothStart = cpuSeconds()
     text.withUnsafeMutableBufferPointer { buffer in
-        for _ in 0..<entries {
+        for _ in 0..<calls {
             typer.type(into: buffer)
-            matches.removeAll(keepingCapacity: true)
-            index.scan(UnsafeBufferPointer(buffer), into: &matches)
-            found += matches.count
+            if batch == 1 {
+                matches.removeAll(keepingCapacity: true)
+                index.scan(UnsafeBufferPointer(buffer), into: &matches)
+                found += matches.count
+            } else {
+                batchMatches.removeAll(keepingCapacity: true)
+                index.scan(entries: UnsafeBufferPointer(buffer), entryLength: entryLength, into: &batchMatches)
+                found += batchMatches.count
+            }
         }
     }
     let both = cpuSeconds() - bothStart
