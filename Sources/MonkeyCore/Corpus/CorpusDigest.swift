@@ -30,15 +30,20 @@ public struct CorpusDigest: Sendable, Hashable, CustomStringConvertible {
         hash.update(alphabet)
         hash.update(Self.littleEndian(UInt32(chunkLength)))
         hash.update(Self.littleEndian(UInt32(corpus.works.count)))
+        let alphabetBytes = corpus.alphabet.utf8Bytes
+        let offsets = corpus.alphabet.utf8Offsets
         var text: [UInt8] = []
         for work in corpus.works {
             let name = Array(work.name.utf8)
             hash.update(Self.littleEndian(UInt32(name.count)))
             hash.update(name)
             text.removeAll(keepingCapacity: true)
-            for symbol in corpus.symbols[work.range] {
-                let range = corpus.alphabet.utf8Offsets[Int(symbol)]..<corpus.alphabet.utf8Offsets[Int(symbol) + 1]
-                text.append(contentsOf: corpus.alphabet.utf8Bytes[range])
+            if corpus.alphabet.isSingleByte {
+                text.append(contentsOf: corpus.symbols[work.range].lazy.map { alphabetBytes[Int($0)] })
+            } else {
+                for symbol in corpus.symbols[work.range] {
+                    for index in offsets[Int(symbol)]..<offsets[Int(symbol) + 1] { text.append(alphabetBytes[index]) }
+                }
             }
             hash.update(Self.littleEndian(UInt64(text.count)))
             hash.update(text)

@@ -19,19 +19,29 @@ struct SHA256 {
         0x748F_82EE, 0x78A5_636F, 0x84C8_7814, 0x8CC7_0208, 0x90BE_FFFA, 0xA450_6CEB, 0xBEF9_A3F7, 0xC671_78F2,
     ]
 
-    mutating func update(_ bytes: some Collection<UInt8>) {
+    mutating func update(_ bytes: [UInt8]) {
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
-        guard pending.count >= 64 else { return }
-        let whole = pending.count / 64 * 64
-        pending.withUnsafeBufferPointer { buffer in
+        bytes.withUnsafeBufferPointer { input in
             var offset = 0
-            while offset < whole {
-                compress(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 64)]))
+            // Fill a started block first; whole blocks straight from the input.
+            if !pending.isEmpty {
+                let taken = min(64 - pending.count, input.count)
+                pending.append(contentsOf: input[..<taken])
+                offset = taken
+                guard pending.count == 64 else { return }
+                pending.withUnsafeBufferPointer { compress($0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while input.count - offset >= 64 {
+                compress(UnsafeBufferPointer(rebasing: input[offset..<(offset + 64)]))
                 offset += 64
             }
+            pending.append(contentsOf: input[offset...])
         }
-        pending.removeFirst(whole)
+    }
+
+    mutating func update(_ bytes: ArraySlice<UInt8>) {
+        update(Array(bytes))
     }
 
     /// The 32 bytes of the digest of everything fed.
@@ -56,14 +66,17 @@ struct SHA256 {
 
     private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
         state = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            Self.compress(block, state: state, schedule: schedule)
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                Self.compress(block, state: state, schedule: schedule, constants: constants)
+            }
         }
     }
 
     private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     private static func compress(
-        _ block: UnsafeBufferPointer<UInt8>, state: State, schedule: UnsafeMutableBufferPointer<UInt32>
+        _ block: UnsafeBufferPointer<UInt8>, state: State, schedule: UnsafeMutableBufferPointer<UInt32>,
+        constants: UnsafeBufferPointer<UInt32>
     ) -> State {
         for index in 0..<16 {
             schedule[index] =
@@ -81,7 +94,7 @@ struct SHA256 {
         for index in 0..<64 {
             let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
             let choice = (e & f) ^ (~e & g)
-            let temporary1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
+            let temporary1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
             let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let temporary2 = sum0 &+ majority
