@@ -22,13 +22,26 @@ struct CoverageFileTests {
         #expect(restored.longestRun == coverage.longestRun)
         #expect(restored.windows == coverage.windows)
         // Runs while sparse or complete, never longer than the bitmap.
-        #expect(bytes.count <= CoverageFile.headerLength + 4 + (corpus.characterCount + 63) / 64 * 8)
+        #expect(bytes.count <= CoverageFile.headerLength + (corpus.characterCount + 63) / 64 * 8)
+    }
+
+    /// Every third character covered: runs would be longer than the bitmap.
+    @Test func writesTheBitmapForScatteredCoverage() throws {
+        let (corpus, _, _, digest) = try Self.sample(texts: 0)
+        var coverage = Coverage(corpus: corpus, chunkLength: 5)
+        var completed: [Int] = []
+        for position in stride(from: 0, to: corpus.characterCount, by: 3) {
+            _ = coverage.cover(position..<(position + 1), completed: &completed)
+        }
+        let bytes = CoverageFile.encode(coverage, digest: digest)
+        #expect(bytes[CoverageFile.encodingOffset] == 0)
+        #expect(try CoverageFile.decode(bytes, corpus: corpus, chunkLength: 5, digest: digest) == coverage)
     }
 
     @Test func choosesRunsForSparseCoverage() throws {
         let (corpus, _, coverage, digest) = try Self.sample(texts: 1)
         let bytes = CoverageFile.encode(coverage, digest: digest)
-        #expect(bytes[CoverageFile.headerLength - 9] == 1)
+        #expect(bytes[CoverageFile.encodingOffset] == 1)
         #expect(bytes.count < 100)
         #expect(try CoverageFile.decode(bytes, corpus: corpus, chunkLength: 5, digest: digest) == coverage)
     }
@@ -47,6 +60,12 @@ struct CoverageFileTests {
             #expect(throws: CoverageFile.Damage.self) {
                 try CoverageFile.decode(Array(bytes[..<length]), corpus: corpus, chunkLength: 5, digest: digest)
             }
+        }
+        #expect(throws: CoverageFile.Damage.cut) {
+            try CoverageFile.decode(Array(bytes.dropLast()), corpus: corpus, chunkLength: 5, digest: digest)
+        }
+        #expect(throws: CoverageFile.Damage.cut) {
+            try CoverageFile.decode(bytes + [0], corpus: corpus, chunkLength: 5, digest: digest)
         }
         var checksum = bytes
         checksum[CoverageFile.headerLength + 1] ^= 1
@@ -69,17 +88,19 @@ struct CoverageFileTests {
         let (corpus, _, coverage, digest) = try Self.sample(texts: 30)
         func resealed(_ change: (inout [UInt8]) -> Void) -> [UInt8] {
             var bytes = CoverageFile.encode(coverage, digest: digest)
-            bytes.removeLast(4)
             change(&bytes)
-            let crc = CRC32C.checksum(bytes)
-            withUnsafeBytes(of: crc.littleEndian) { bytes.append(contentsOf: $0) }
+            let crc = CRC32C.checksum(
+                Array(bytes[CoverageFile.preambleLength...]), continuing: CRC32C.checksum(Array(bytes[8..<12])))
+            withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
             return bytes
         }
-        let covered = 48
-        let wrongCount = resealed { $0[covered] ^= 1 }
-        let wrongEncoding = resealed { $0[CoverageFile.headerLength - 9] = 7 }
-        let wrongCharacters = resealed { $0[40] ^= 1 }
-        for bytes in [wrongCount, wrongEncoding, wrongCharacters] {
+        let characters = CoverageFile.preambleLength + 32
+        #expect(try CoverageFile.decode(resealed { _ in }, corpus: corpus, chunkLength: 5, digest: digest) == coverage)
+        let wrongCharacters = resealed { $0[characters] ^= 1 }
+        let wrongCount = resealed { $0[characters + 8] ^= 1 }
+        let wrongEncoding = resealed { $0[CoverageFile.encodingOffset] = 7 }
+        let bitsPastTheEnd = resealed { $0[$0.count - 1] |= 0x80 }
+        for bytes in [wrongCharacters, wrongCount, wrongEncoding, bitsPastTheEnd] {
             #expect(throws: CoverageFile.Damage.self) {
                 try CoverageFile.decode(bytes, corpus: corpus, chunkLength: 5, digest: digest)
             }
