@@ -20,6 +20,20 @@ func cpuSeconds(_ clock: clockid_t = CLOCK_THREAD_CPUTIME_ID) -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
+/// The resident set now, from /proc/self/statm (pages).
+func residentMiB() -> Double {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard withUnsafeMutablePointer(to: &size, { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { residentPointer in
+            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+        }
+    }) == 2 else { return 0 }
+    return Double(resident * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1_048_576
+}
+
 func maximumResidentMiB() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -62,6 +76,7 @@ let entries = arguments.count > 4 ? Int(arguments[4]) ?? 20_000 : 20_000
 let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 3 : 3
 let batch = max(1, arguments.count > 6 ? Int(arguments[6]) ?? 1 : 1)
 
+let baseline = residentMiB()
 let limits = CorpusLimits()
 let startRead = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
 let corpus: Corpus
@@ -84,7 +99,7 @@ print(
 print(
     "index at K=\(chunk): \(index.distinctChunks) distinct chunks of \(index.windowCount) windows, built in "
         + "\(Int((built - startIndex) * 1000)) ms CPU; index \(index.memoryBytes >> 20) MiB "
-        + "(filter \(index.filterBytes >> 10) KiB), max RSS \(Int(maximumResidentMiB())) MiB")
+        + "(filter \(index.filterBytes >> 10) KiB); RSS \(Int(residentMiB())) MiB (\(Int(baseline)) MiB before reading), at most \(Int(maximumResidentMiB())) MiB")
 
 let startFigures = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
 let expected = ExpectedCoverage(index: index)
