@@ -60,7 +60,13 @@ public enum CorpusDirectory {
         guard let root = realPath(path) else { throw .unreadable(file: path, reason: SystemError.sentence(errno)) }
         var files: [File] = []
         var total = 0
-        for name in try entries(of: directory, path: path) where isWork(name) {
+        let names: [String]
+        do {
+            names = try Syscalls.directoryEntries(path)
+        } catch {
+            throw .unreadable(file: path, reason: error.reason)
+        }
+        for name in names where isWork(name) {
             guard let opened = try open(name, in: directory, path: path, root: root) else { continue }
             defer { Glibc.close(opened.fd) }
             let size = Int(opened.before.st_size)
@@ -76,24 +82,6 @@ public enum CorpusDirectory {
             files.append(File(name: name, bytes: bytes))
         }
         return files
-    }
-
-    /// The names in the directory, without `.` and `..`.
-    private static func entries(of directory: Int32, path: String) throws(Failure) -> [String] {
-        // fdopendir takes the descriptor it is given; the caller closes its own.
-        let copy = dup(directory)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            throw .unreadable(file: path, reason: SystemError.sentence(errno))
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// Opens a work's file: nil when it is not a regular file (nor a link

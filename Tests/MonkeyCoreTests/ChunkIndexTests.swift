@@ -215,4 +215,23 @@ struct ChunkIndexTests {
             #expect(fromBytes.count == expected.count)
         }
     }
+
+    /// One index, read by many threads at once (it is Sendable and never
+    /// changes), each with its own buffer: every thread finds what one alone finds.
+    @Test func isSharedByConcurrentScans() async throws {
+        var random = WyRand(seed: 8)
+        let corpus = try CorpusFixtures.randomCorpus(alphabet: "abc", works: 4, longest: 200, using: &random)
+        let index = ChunkIndex(corpus: corpus, chunkLength: 6)
+        let texts = (0..<64).map { _ in Self.utf8(Self.text(for: corpus, length: 300, using: &random), corpus) }
+        let alone = texts.map { Self.scanned(index, bytes: $0) }
+        let together = await withTaskGroup(of: (Int, [ChunkID]).self) { group in
+            for (number, text) in texts.enumerated() {
+                group.addTask { (number, Self.scanned(index, bytes: text)) }
+            }
+            var results = [[ChunkID]](repeating: [], count: texts.count)
+            for await (number, matches) in group { results[number] = matches }
+            return results
+        }
+        #expect(together == alone)
+    }
 }

@@ -21,6 +21,8 @@ public struct Corpus: Sendable {
     public let alphabet: CorpusAlphabet
     public let normalisation: Normalisation
     public let works: [Work]
+    /// Each work's `start`, for finding the work of a position.
+    let workStarts: [Int]
     /// Every work's characters as symbols, in work order.
     public let symbols: [UInt8]
     /// The normalised corpus's size in bytes of UTF-8, which
@@ -52,6 +54,7 @@ public struct Corpus: Sendable {
         self.alphabet = corpusAlphabet
         self.normalisation = normalisation
         self.works = works
+        workStarts = works.map(\.start)
         self.symbols = symbols
         self.byteCount = byteCount
     }
@@ -61,11 +64,16 @@ public struct Corpus: Sendable {
 
     /// The index of the work whose characters include `position`.
     public func work(containing position: Int) -> Int {
+        Self.work(containing: position, starts: workStarts)
+    }
+
+    /// The last of `starts` (increasing, the first 0) at or before `position`: its work.
+    static func work(containing position: Int, starts: [Int]) -> Int {
         var low = 0
-        var high = works.count - 1
+        var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if works[middle].start <= position { low = middle } else { high = middle - 1 }
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
         }
         return low
     }

@@ -34,7 +34,7 @@ public struct Coverage: Sendable, Equatable {
     public init(corpus: Corpus, chunkLength: Int) {
         self.chunkLength = chunkLength
         characterCount = corpus.characterCount
-        workStarts = corpus.works.map(\.start)
+        workStarts = corpus.workStarts
         workCounts = corpus.works.map(\.count)
         words = [UInt64](repeating: 0, count: (corpus.characterCount + 63) / 64)
         workCovered = [Int](repeating: 0, count: corpus.works.count)
@@ -131,13 +131,7 @@ public struct Coverage: Sendable, Equatable {
 
     /// The index of the work whose characters include `position`.
     func work(containing position: Int) -> Int {
-        var low = 0
-        var high = workStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if workStarts[middle] <= position { low = middle } else { high = middle - 1 }
-        }
-        return low
+        Corpus.work(containing: position, starts: workStarts)
     }
 
     /// The length of the run of covered characters that holds `range`
