@@ -32,15 +32,7 @@ extension ChunkIndex {
         var sink = EntrySink(matches: matches)
         matches = []
         if corpus.alphabet.isSingleByte {
-            withProbe(bytes: true) { probe in
-                var start = 0
-                while start < text.count {
-                    let end = min(text.count, start + entryLength)
-                    probe.sweep(UnsafeBufferPointer(rebasing: text[start..<end]), into: &sink)
-                    sink.entry += 1
-                    start = end
-                }
-            }
+            withProbe(bytes: true) { $0.sweep(entries: text, entryLength: entryLength, into: &sink) }
         } else {
             var start = 0
             while start < text.count {
@@ -61,15 +53,7 @@ extension ChunkIndex {
         precondition(entryLength > 0, "entries of at least one character")
         var sink = EntrySink(matches: matches)
         matches = []
-        withProbe(bytes: false) { probe in
-            var start = 0
-            while start < symbols.count {
-                let end = min(symbols.count, start + entryLength)
-                probe.sweep(UnsafeBufferPointer(rebasing: symbols[start..<end]), into: &sink)
-                sink.entry += 1
-                start = end
-            }
-        }
+        withProbe(bytes: false) { $0.sweep(entries: symbols, entryLength: entryLength, into: &sink) }
         matches = sink.matches
     }
 
@@ -190,6 +174,17 @@ private struct Probe {
         case 5: sweep(units, count: text.count, gramLength: 5, into: &sink)
         case 6: sweep(units, count: text.count, gramLength: 6, into: &sink)
         default: sweep(units, count: text.count, gramLength: gramLength, into: &sink)
+        }
+    }
+
+    /// Scans entries of `entryLength` units one after the other (the last may be shorter).
+    func sweep(entries units: UnsafeBufferPointer<UInt8>, entryLength: Int, into sink: inout EntrySink) {
+        var start = 0
+        while start < units.count {
+            let end = min(units.count, start + entryLength)
+            sweep(UnsafeBufferPointer(rebasing: units[start..<end]), into: &sink)
+            sink.entry += 1
+            start = end
         }
     }
 
