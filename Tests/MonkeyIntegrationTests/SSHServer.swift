@@ -30,6 +30,10 @@ final class SSHServer {
     /// `USER@127.0.0.1`: this process's user, the one sshd lets in.
     let destination: String
 
+    /// What a sanitized build is run with (`make test-sanitizers`): passed
+    /// on to the far side, where monkeyctl is the same build.
+    static let sanitizerVariables = ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"]
+
     /// The `PATH` of remote commands: the built binaries first.
     static let remotePath = Binaries.directory + ":/usr/local/bin:/usr/bin:/bin"
 
@@ -85,7 +89,7 @@ final class SSHServer {
             KbdInteractiveAuthentication no
             PermitRootLogin prohibit-password
             PermitUserEnvironment no
-            AcceptEnv MONKEYD_SOCKET
+            AcceptEnv MONKEYD_SOCKET \(Self.sanitizerVariables.joined(separator: " "))
             SetEnv PATH=\(Self.remotePath)
             MaxStartups 100
             LogLevel INFO
@@ -115,7 +119,7 @@ final class SSHServer {
     /// (with `destination` after it): no user configuration, this server's
     /// host key accepted and kept in the test's directory, `key` only, no
     /// questions, and `environment` sent for the remote command (sshd
-    /// accepts `MONKEYD_SOCKET`).
+    /// accepts `MONKEYD_SOCKET`), with the tester's sanitizer options.
     func command(key: String? = nil, environment: [String: String] = [:]) -> [String] {
         var words = [
             Self.client, "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o",
@@ -123,6 +127,10 @@ final class SSHServer {
             "-o", "IdentityAgent=none", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=10", "-i", key ?? userKey, "-p",
             String(port),
         ]
+        var environment = environment
+        for name in Self.sanitizerVariables where environment[name] == nil {
+            environment[name] = ProcessInfo.processInfo.environment[name]
+        }
         if !environment.isEmpty {
             words += [
                 "-o",
