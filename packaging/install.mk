@@ -9,6 +9,10 @@ UNITDIR := $(PREFIX)/lib/systemd/system
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 CATALOGDIR := $(PREFIX)/lib/systemd/catalog
 MANDIR := $(PREFIX)/share/man
+EXAMPLESDIR := $(PREFIX)/share/doc/monkeyd/examples
+# Prometheus for a fleet (monkeyd(8), METRICS): the configurations and rules an
+# operator copies; the rules' unit tests stay in the tree (make test runs them).
+PROMETHEUS_EXAMPLES := prometheus.yml monkeyd-targets.yml federation.yml monkeyd.rules.yml monkeyd.alerts.yml
 INSTALL ?= install
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/MonkeyCore/Engine/Engine.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -28,7 +32,7 @@ install: release
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CATALOGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/monkeyd \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
-		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(EXAMPLESDIR)/prometheus
 	$(INSTALL) -m 755 -s $(RELEASE_BIN)/monkeyd $(RELEASE_BIN)/monkeyctl $(DESTDIR)$(BINDIR)/
 	sed -e 's|/usr/bin/monkeyd|$(BINDIR)/monkeyd|' -e 's|/etc/monkeyd/|$(SYSCONFDIR)/monkeyd/|' \
 		packaging/monkeyd.service >$(DESTDIR)$(UNITDIR)/monkeyd.service
@@ -41,6 +45,7 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/monkeyctl
 	$(INSTALL) -m 644 packaging/completions/_monkeyctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/
 	$(INSTALL) -m 644 packaging/completions/monkeyctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/
+	$(INSTALL) -m 644 $(addprefix packaging/prometheus/,$(PROMETHEUS_EXAMPLES)) $(DESTDIR)$(EXAMPLESDIR)/prometheus/
 
 ## deb: the Debian package, built as Debian builds packages: the tree (what git
 ## tracks or would track) copied to $(DEB_SOURCE), packaging/debian as its debian/,

@@ -4,7 +4,8 @@ import MonkeyCore
 public enum Subcommand: String, Sendable, CaseIterable {
     case start, stop, set, clear, delete, status, log, tail, events, wait, top, ping, hello, version, metrics, help,
         odds,
-        replay
+        replay,
+        bridge
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
@@ -17,14 +18,14 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .events: [.follow, .after, .session]
         case .wait: [.hit, .stopped, .best, .timeout]
         case .top: [.once, .delay]
-        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help: []
+        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help, .bridge: []
         }
     }
 
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top: 0
+        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge: 0
         case .start, .stop, .set, .clear, .delete, .status, .wait, .help: 1
         case .log, .tail: Int.max
         }
@@ -133,6 +134,9 @@ public enum Command: Sendable, Equatable {
     /// The full-screen live view, refreshed every `delay` (and as events
     /// come), or with `once` (or off a terminal) one snapshot table.
     case top(once: Bool, delay: Interval)
+    /// Standard input and output joined to the daemon's socket, for
+    /// `ssh HOST monkeyctl bridge` (see `Bridge`); not in the global help.
+    case bridge
 
     /// The sessions whose entries a command prints (`log`, `tail`); nil for others.
     var sessionsShown: [String]? {

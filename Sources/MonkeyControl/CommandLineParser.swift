@@ -69,6 +69,7 @@ public enum CommandLineParser {
             return .wait(session: session, condition: conditions[0], timeout: split.value(.timeout))
         case .ping: return .ping
         case .metrics: return .metrics
+        case .bridge: return .bridge
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
         case .odds:

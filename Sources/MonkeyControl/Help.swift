@@ -280,6 +280,18 @@ enum Help {
               --monkeys N            the number of monkeys when the entry was typed
               --alphabet CHARS       the alphabet when the entry was typed
             """
+        case .bridge:
+            """
+            Usage: monkeyctl bridge
+
+            Joins standard input and output to monkeyd's socket, byte for byte, as
+            systemd-stdio-bridge does: what comes in is sent to the daemon, what the
+            daemon answers goes out. The end of the input shuts the sending side;
+            the bridge ends when the daemon has answered and closed (exit status 0).
+            It is what 'ssh HOST monkeyctl bridge' runs on HOST, to speak monkeyd's
+            protocol there with the rights of the ssh user.
+            Exit status 3 when monkeyd cannot be reached, 4 when the connection breaks.
+            """
         case .help:
             """
             Usage: monkeyctl help [SUBCOMMAND]

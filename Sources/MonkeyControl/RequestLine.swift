@@ -29,7 +29,7 @@ enum RequestLine {
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)
-        case .help, .clientVersion, .odds, .replay, .top: nil
+        case .help, .clientVersion, .odds, .replay, .top, .bridge: nil
         }
     }
 }

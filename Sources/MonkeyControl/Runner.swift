@@ -19,6 +19,11 @@ struct Runner {
             try top(once: once, delay: delay)
             return
         }
+        if case .bridge = command {
+            var bridge = try Bridge(socketPath: socketPath)
+            try bridge.run()
+            return
+        }
         guard let request = RequestLine.request(for: command) else { return }
         let connection = try connect()
         if let sessions = command.sessionsShown { formatter.prefix = try prefix(for: sessions, on: connection) }

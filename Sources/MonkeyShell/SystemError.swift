@@ -31,6 +31,9 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The socket exists but nobody accepts on it any more (ECONNREFUSED): a stale socket file.
     public var isConnectionRefused: Bool { errno == ECONNREFUSED }
+
+    /// The other end went away while writing to it (EPIPE, ECONNRESET).
+    public var isPeerGone: Bool { errno == EPIPE || errno == ECONNRESET }
 }
 
 /// The signals the daemon handles, by the shell's names.

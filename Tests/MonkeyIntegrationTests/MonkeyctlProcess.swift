@@ -49,16 +49,21 @@ final class MonkeyctlProcess {
 
     /// Starts `monkeyctl arguments`. The environment is `environment` plus
     /// `PATH`, nothing else, so that the tester's own `MONKEYD_SOCKET`,
-    /// `NO_COLOR` or `TERM` cannot change the outcome.
-    init(_ arguments: [String], environment: [String: String] = [:], terminal: MonkeyctlTerminal? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: Binaries.monkeyctl)
+    /// `NO_COLOR` or `TERM` cannot change the outcome. Standard input is
+    /// `input`'s reading end, or /dev/null. `executable` runs another program
+    /// the same way (ssh, running monkeyctl on the far side).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], terminal: MonkeyctlTerminal? = nil,
+        input: Pipe? = nil, executable: String = Binaries.monkeyctl
+    ) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = environment
         if environment["PATH"] == nil {
             environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
         }
         process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         let errorPipe = Pipe()
         process.standardError = errorPipe
         errorFD = errorPipe.fileHandleForReading.fileDescriptor
