@@ -58,7 +58,7 @@ enum RequestCheck {
                 lines.append(
                     RequestEncoder.line(.wait, words: [some], settings: [("for", "hit"), ("timeout", timeout)]))
             }
-        case .status(nil), .events, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top:
+        case .status(nil), .events, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top, .bridge:
             lines = []
         }
         if let request = RequestLine.request(for: command) { lines.append(request) }

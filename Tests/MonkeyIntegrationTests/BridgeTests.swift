@@ -172,7 +172,8 @@ struct BridgeTests {
         #expect(result.status == 3 && result.output == "", "\(result)")
         #expect(
             result.errorLines == [
-                "monkeyctl: cannot connect to monkeyd at \(socket): No such file or directory (is monkeyd running?)"
+                "monkeyctl: cannot connect to monkeyd at \(socket): No such file or directory "
+                    + "(is monkeyd running? For a daemon on another socket: --socket PATH or MONKEYD_SOCKET=PATH)"
             ])
     }
 
