@@ -1,0 +1,187 @@
+extension Event {
+    /// The sentence an operator reads (the journal's `MESSAGE`).
+    public var message: String {
+        let buffer = ByteBuffer(capacity: 128)
+        appendMessage(to: buffer)
+        return buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Writes the sentence, made from what happened: every change makes
+    /// an event, and only the sink that writes it needs its sentence, as
+    /// bytes, so none is built as a string on the way.
+    public func appendMessage(to buffer: ByteBuffer) {
+        var output = buffer
+        // Appended where it lies: a copy of the optional name costs more than the name.
+        func appendName() { if let session { output.appendUTF8(session.text) } }
+        switch payload {
+        case .started(let settings, let created, _):
+            output.appendLiteral(created ? "created and started session " : "started session ")
+            appendName()
+            output.appendLiteral(": ")
+            ResponseEncoder.appendDecimal(UInt64(settings.monkeys), to: &output)
+            output.appendLiteral(" monkeys every ")
+            output.appendUTF8(settings.interval.description)
+        case .stopped(let typed):
+            output.appendLiteral("stopped session ")
+            appendName()
+            output.appendLiteral(" after ")
+            ResponseEncoder.appendDecimal(typed, to: &output)
+            output.appendLiteral(" entries")
+        case .updated(let change, _):
+            output.appendLiteral("changed session ")
+            appendName()
+            output.appendLiteral(":")
+            var fields = SentenceFields(output: buffer)
+            Self.writeChange(change, to: &fields)
+        case .cleared(let removed, _):
+            output.appendLiteral("cleared session ")
+            appendName()
+            output.appendLiteral(" (")
+            ResponseEncoder.appendDecimal(UInt64(removed), to: &output)
+            output.appendLiteral(" entries removed)")
+        case .deleted:
+            output.appendLiteral("deleted session ")
+            appendName()
+        case .hit(let entry, _):
+            output.appendLiteral("session ")
+            appendName()
+            output.appendLiteral(" typed its target in ")
+            Self.appendEntry(number: entry.number, id: entry.id, to: &output)
+        case .best(let progress):
+            output.appendLiteral("session ")
+            appendName()
+            output.appendLiteral(" came closer to its target: \"")
+            output.appendUTF8(progress.best)
+            output.appendLiteral("\" in ")
+            Self.appendEntry(number: progress.number, id: progress.entryID, to: &output)
+        case .restored(let restored):
+            output.appendLiteral("restored session ")
+            appendName()
+            output.appendLiteral(restored.isTyping ? " (typing, " : " (stopped, ")
+            ResponseEncoder.appendDecimal(UInt64(restored.entries), to: &output)
+            output.appendLiteral(" entries)")
+        case .reloaded(let configuration):
+            output.appendLiteral("reloaded the configuration from ")
+            output.appendUTF8(configuration)
+        case .typed(let entry):
+            appendName()
+            output.appendLiteral(": ")
+            ResponseEncoder.appendDecimal(entry.number, to: &output)
+            output.appendLiteral(". ")
+            output.appendUTF8(entry.text)
+        }
+    }
+
+    /// `entry 7 (id 42)`: the entry a hit or best progress was typed in.
+    private static func appendEntry<Output: ByteOutput>(number: UInt64, id: UInt64, to output: inout Output) {
+        output.appendLiteral("entry ")
+        ResponseEncoder.appendDecimal(number, to: &output)
+        output.appendLiteral(" (id ")
+        ResponseEncoder.appendDecimal(id, to: &output)
+        output.appendLiteral(")")
+    }
+
+    /// The readable form of the event, for stderr when no journal listens:
+    /// `monkeyd: start: <sentence> [key=value ... peer_uid=0 peer_pid=1]`.
+    public func appendLogLine(to buffer: ByteBuffer) {
+        let output = buffer
+        output.appendLiteral(logLinePrefix)
+        appendMessage(to: buffer)
+        var fields = BracketFields(output: buffer)
+        writeFields(to: &fields)
+        if let peer {
+            fields.write("peer_uid", decimal: UInt64(peer.uid))
+            fields.write("peer_pid", decimal: UInt64(max(peer.pid, 0)))
+        }
+        if !fields.isFirst { output.append(UInt8(ascii: "]")) }
+        output.append(0x0A)
+    }
+
+    /// `monkeyd: <kind>: `, in one piece.
+    private var logLinePrefix: StaticString {
+        switch payload {
+        case .started: "monkeyd: start: "
+        case .stopped: "monkeyd: stop: "
+        case .updated: "monkeyd: set: "
+        case .cleared: "monkeyd: clear: "
+        case .deleted: "monkeyd: delete: "
+        case .hit: "monkeyd: hit: "
+        case .best: "monkeyd: best: "
+        case .restored: "monkeyd: restore: "
+        case .reloaded: "monkeyd: reload: "
+        case .typed: "monkeyd: typed: "
+        }
+    }
+}
+
+/// The fields of a SET's sentence: ` key=value`, as they were given, unquoted.
+private struct SentenceFields: FieldWriter {
+    let output: ByteBuffer
+
+    mutating func write(_ key: StaticString, _ value: String) {
+        output.append(0x20)
+        output.appendLiteral(key)
+        output.append(0x3D)
+        output.appendUTF8(value)
+    }
+
+    mutating func write(_ key: StaticString, decimal value: UInt64) {
+        output.append(0x20)
+        output.appendLiteral(key)
+        output.append(0x3D)
+        var output = output
+        ResponseEncoder.appendDecimal(value, to: &output)
+    }
+
+    mutating func write(key: String, _ value: String) {
+        output.append(0x20)
+        output.appendUTF8(key)
+        output.append(0x3D)
+        output.appendUTF8(value)
+    }
+}
+
+/// The list in brackets after the stderr line's sentence: ` [` before the
+/// first field, blanks between them, values quoted as in a data line; the
+/// caller closes it unless it stayed empty (`isFirst`).
+private struct BracketFields: FieldWriter {
+    let output: ByteBuffer
+    private(set) var isFirst = true
+
+    init(output: ByteBuffer) {
+        self.output = output
+    }
+
+    private mutating func separate() {
+        if isFirst {
+            output.appendLiteral(" [")
+            isFirst = false
+        } else {
+            output.append(0x20)
+        }
+    }
+
+    mutating func write(_ key: StaticString, _ value: String) {
+        separate()
+        output.appendLiteral(key)
+        output.append(0x3D)
+        var output = output
+        ResponseEncoder.appendValue(value, to: &output)
+    }
+
+    mutating func write(_ key: StaticString, decimal value: UInt64) {
+        separate()
+        output.appendLiteral(key)
+        output.append(0x3D)
+        var output = output
+        ResponseEncoder.appendDecimal(value, to: &output)
+    }
+
+    mutating func write(key: String, _ value: String) {
+        separate()
+        output.appendUTF8(key)
+        output.append(0x3D)
+        var output = output
+        ResponseEncoder.appendValue(value, to: &output)
+    }
+}

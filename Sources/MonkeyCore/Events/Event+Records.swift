@@ -1,0 +1,45 @@
+extension Event {
+    /// The kinds of the EVENTS records this event makes, in order: a START
+    /// of a new session is `created`, then `started`; STOP `stopped`; SET
+    /// `updated`; CLEAR `cleared`; DELETE `deleted`; a hit `hit`; best
+    /// progress `best`; a restore `restored`. A reload and a typed entry
+    /// are no session's records.
+    public func forEachRecordKind(_ body: (EventRecord.Kind) -> Void) {
+        switch payload {
+        case .started(_, let created, _):
+            if created { body(.created) }
+            body(.started)
+        case .stopped: body(.stopped)
+        case .updated: body(.updated)
+        case .cleared: body(.cleared)
+        case .deleted: body(.deleted)
+        case .hit: body(.hit)
+        case .best: body(.best)
+        case .restored: body(.restored)
+        case .reloaded, .typed: return
+        }
+    }
+
+    /// The fields of this event's record of `kind`: the settings a START
+    /// types with; what a SET changed (without its warning, which is the
+    /// journal's); a hit's entry; the text of best progress; whether a
+    /// restored session types.
+    func writeRecordFields<Fields: FieldWriter>(of kind: EventRecord.Kind, to fields: inout Fields) {
+        switch payload {
+        case .started(let settings, _, _) where kind == .started:
+            Self.writeSettings(settings, to: &fields)
+        case .updated(let change, _):
+            Self.writeChange(change, to: &fields)
+        case .hit(let entry, _):
+            fields.write("entry_id", decimal: entry.id)
+            fields.write("number", decimal: entry.number)
+            fields.write("text", entry.text)
+        case .best(let progress):
+            fields.write("best", progress.best)
+        case .restored(let restored):
+            fields.write("state", restored.isTyping ? "running" : "stopped")
+        case .started, .stopped, .cleared, .deleted, .reloaded, .typed:
+            return
+        }
+    }
+}
