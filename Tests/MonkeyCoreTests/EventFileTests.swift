@@ -14,7 +14,8 @@ struct EventFileTests {
                 id: 2, time: 1_764_590_000_001, kind: .updated, session: try sessionName("a"),
                 content: .event(
                     Event(
-                        .updated(SettingsChange(monkeys: 7, target: long), warning: nil), session: try sessionName("a"))
+                        .updated(Event.Updated(SettingsChange(monkeys: 7, target: long), warning: nil)),
+                        session: try sessionName("a"))
                 )),
             EventRecord(
                 id: 300, time: 1_764_590_000_002, kind: .hit, session: try sessionName("b.c-d"),

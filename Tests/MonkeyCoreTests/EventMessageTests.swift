@@ -68,9 +68,9 @@ func sampleEvent(of kind: Event.Kind, session: SessionName) -> Event {
     let entry = Entry(id: 9, number: 7, text: "qwert", isHit: true)
     let payload: Event.Payload =
         switch kind {
-        case .start: .started(.defaults, created: true, warning: nil)
+        case .start: .started(Event.Started(.defaults, created: true, warning: nil))
         case .stop: .stopped(typed: 3)
-        case .set: .updated(SettingsChange(monkeys: 2), warning: nil)
+        case .set: .updated(Event.Updated(SettingsChange(monkeys: 2), warning: nil))
         case .clear: .cleared(removed: 3, nextID: 4)
         case .delete: .deleted(typed: 3)
         case .hit: .hit(entry, target: "we")
@@ -93,7 +93,8 @@ struct EventLogLineTests {
 
     @Test func fieldsAndPeerFollowTheSentence() throws {
         let event = Event(
-            .updated(SettingsChange(monkeys: 7, target: "to be"), warning: nil), session: try sessionName("q"),
+            .updated(Event.Updated(SettingsChange(monkeys: 7, target: "to be"), warning: nil)),
+            session: try sessionName("q"),
             peer: Peer(uid: 1000, pid: 4242, mayChange: true))
         #expect(
             line(event)

@@ -29,7 +29,8 @@ struct EventsFileTests {
         let name = try #require(SessionName("s"))
         for index in 0..<count {
             log.append(
-                Event(.updated(SettingsChange(monkeys: index + 1), warning: nil), session: name), as: .updated,
+                Event(.updated(Event.Updated(SettingsChange(monkeys: index + 1), warning: nil)), session: name),
+                as: .updated,
                 of: name, time: 0)
         }
     }

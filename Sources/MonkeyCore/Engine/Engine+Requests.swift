@@ -70,7 +70,8 @@ extension Engine {
         reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.event = Event(
-            .started(session.settings, created: existing == nil, warning: sessions[name]?.odds?.impossibility),
+            .started(
+                Event.Started(session.settings, created: existing == nil, warning: sessions[name]?.odds?.impossibility)),
             session: name, peer: peer)
         return reply
     }
@@ -126,7 +127,7 @@ extension Engine {
             previousDue: sessions.due(ofSlot: slot))
         reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
         if isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
-        reply.event = Event(.updated(change, warning: impossibility), session: name, peer: peer)
+        reply.event = Event(.updated(Event.Updated(change, warning: impossibility)), session: name, peer: peer)
         return reply
     }
 

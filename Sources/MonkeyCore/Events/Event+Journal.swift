@@ -4,15 +4,15 @@ extension Event {
     /// brackets of the stderr line are these, rendered.
     public func writeFields<Fields: FieldWriter>(to fields: inout Fields) {
         switch payload {
-        case .started(let settings, let created, let warning):
-            Self.writeSettings(settings, to: &fields)
-            fields.write("created", created ? "yes" : "no")
-            if let warning { fields.write("warning", warning.warning) }
+        case .started(let start):
+            Self.writeSettings(start.settings, to: &fields)
+            fields.write("created", start.created ? "yes" : "no")
+            if let warning = start.warning { fields.write("warning", warning.warning) }
         case .stopped(let typed), .deleted(let typed):
             fields.write("typed", decimal: typed)
-        case .updated(let change, let warning):
-            Self.writeChange(change, to: &fields)
-            if let warning { fields.write("warning", warning.warning) }
+        case .updated(let update):
+            Self.writeChange(of: update, to: &fields)
+            if let warning = update.warning { fields.write("warning", warning.warning) }
         case .cleared(let removed, let nextID):
             fields.write("entries", decimal: UInt64(removed))
             fields.write("id", decimal: nextID)
@@ -53,13 +53,14 @@ extension Event {
     }
 
     /// The settings a SET named, in the order of the keys (`seed=` empty
-    /// for fresh randomness).
-    static func writeChange<Fields: FieldWriter>(_ change: SettingsChange, to fields: inout Fields) {
-        if let target = change.target { fields.write("target", target) }
-        if let monkeys = change.monkeys { fields.write("monkeys", decimal: UInt64(monkeys)) }
-        if let interval = change.interval { fields.write("interval", interval.description) }
-        if let alphabet = change.alphabet { fields.write("alphabet", alphabet.text) }
-        if let seed = change.seed { fields.write("seed", seed.text) }
+    /// for fresh randomness); read where they lie in the box, not copied
+    /// out of it.
+    static func writeChange<Fields: FieldWriter>(of update: Updated, to fields: inout Fields) {
+        if let target = update.change.target { fields.write("target", target) }
+        if let monkeys = update.change.monkeys { fields.write("monkeys", decimal: UInt64(monkeys)) }
+        if let interval = update.change.interval { fields.write("interval", interval.description) }
+        if let alphabet = update.change.alphabet { fields.write("alphabet", alphabet.text) }
+        if let seed = update.change.seed { fields.write("seed", seed.text) }
     }
 
     /// The journal field for one of the event's own fields: `MONKEY_` and the

@@ -14,25 +14,25 @@ extension Event {
         // Appended where it lies: a copy of the optional name costs more than the name.
         func appendName() { if let session { output.appendUTF8(session.text) } }
         switch payload {
-        case .started(let settings, let created, _):
-            output.appendLiteral(created ? "created and started session " : "started session ")
+        case .started(let start):
+            output.appendLiteral(start.created ? "created and started session " : "started session ")
             appendName()
             output.appendLiteral(": ")
-            ResponseEncoder.appendDecimal(UInt64(settings.monkeys), to: &output)
+            ResponseEncoder.appendDecimal(UInt64(start.settings.monkeys), to: &output)
             output.appendLiteral(" monkeys every ")
-            output.appendUTF8(settings.interval.description)
+            output.appendUTF8(start.settings.interval.description)
         case .stopped(let typed):
             output.appendLiteral("stopped session ")
             appendName()
             output.appendLiteral(" after ")
             ResponseEncoder.appendDecimal(typed, to: &output)
             output.appendLiteral(" entries")
-        case .updated(let change, _):
+        case .updated(let update):
             output.appendLiteral("changed session ")
             appendName()
             output.appendLiteral(":")
             var fields = SentenceFields(output: buffer)
-            Self.writeChange(change, to: &fields)
+            Self.writeChange(of: update, to: &fields)
         case .cleared(let removed, _):
             output.appendLiteral("cleared session ")
             appendName()
@@ -99,16 +99,16 @@ extension Event {
 
     /// `monkeyd: <kind>: `, in one piece.
     private var logLinePrefix: StaticString {
-        switch payload {
-        case .started: "monkeyd: start: "
-        case .stopped: "monkeyd: stop: "
-        case .updated: "monkeyd: set: "
-        case .cleared: "monkeyd: clear: "
-        case .deleted: "monkeyd: delete: "
+        switch kind {
+        case .start: "monkeyd: start: "
+        case .stop: "monkeyd: stop: "
+        case .set: "monkeyd: set: "
+        case .clear: "monkeyd: clear: "
+        case .delete: "monkeyd: delete: "
         case .hit: "monkeyd: hit: "
         case .best: "monkeyd: best: "
-        case .restored: "monkeyd: restore: "
-        case .reloaded: "monkeyd: reload: "
+        case .restore: "monkeyd: restore: "
+        case .reload: "monkeyd: reload: "
         case .typed: "monkeyd: typed: "
         }
     }

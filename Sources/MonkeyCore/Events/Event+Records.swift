@@ -5,18 +5,18 @@ extension Event {
     /// progress `best`; a restore `restored`. A reload and a typed entry
     /// are no session's records.
     public func forEachRecordKind(_ body: (EventRecord.Kind) -> Void) {
-        switch payload {
-        case .started(_, let created, _):
-            if created { body(.created) }
+        switch kind {
+        case .start:
+            if case .started(let start) = payload, start.created { body(.created) }
             body(.started)
-        case .stopped: body(.stopped)
-        case .updated: body(.updated)
-        case .cleared: body(.cleared)
-        case .deleted: body(.deleted)
+        case .stop: body(.stopped)
+        case .set: body(.updated)
+        case .clear: body(.cleared)
+        case .delete: body(.deleted)
         case .hit: body(.hit)
         case .best: body(.best)
-        case .restored: body(.restored)
-        case .reloaded, .typed: return
+        case .restore: body(.restored)
+        case .reload, .typed: return
         }
     }
 
@@ -26,10 +26,10 @@ extension Event {
     /// restored session types.
     func writeRecordFields<Fields: FieldWriter>(of kind: EventRecord.Kind, to fields: inout Fields) {
         switch payload {
-        case .started(let settings, _, _) where kind == .started:
-            Self.writeSettings(settings, to: &fields)
-        case .updated(let change, _):
-            Self.writeChange(change, to: &fields)
+        case .started(let start) where kind == .started:
+            Self.writeSettings(start.settings, to: &fields)
+        case .updated(let update):
+            Self.writeChange(of: update, to: &fields)
         case .hit(let entry, _):
             fields.write("entry_id", decimal: entry.id)
             fields.write("number", decimal: entry.number)

@@ -10,18 +10,22 @@ public struct Event: Sendable {
     /// Who asked, for a control action.
     public let peer: Peer?
     public let payload: Payload
+    /// The journal's name for it, set with the payload: read at every
+    /// rendering, where a switch over the payload would copy it.
+    public let kind: Kind
 
     /// What happened, with what it happened with. The large cases are
-    /// boxed (`indirect`): an event rides in every change's `Reply`.
+    /// boxed: an event rides in every change's `Reply`. Those of the
+    /// changes are boxes of their own (`Started`, `Updated`), which a
+    /// rendering reads in place: taking the payload of an `indirect` case
+    /// out copies it whole, a retain of each of its texts.
     public enum Payload: Sendable {
-        /// START: the session types with `settings`; `created` when the
-        /// START made it; `warning` when its target can never be typed.
-        indirect case started(SessionSettings, created: Bool, warning: Impossibility?)
+        /// START (see `Started`).
+        case started(Started)
         /// STOP, after `typed` entries since the session was created or cleared.
         case stopped(typed: UInt64)
-        /// SET: the settings it changed, and why the target can never be
-        /// typed, when it cannot.
-        indirect case updated(SettingsChange, warning: Impossibility?)
+        /// SET (see `Updated`).
+        case updated(Updated)
         /// CLEAR: `removed` entries gone; the next entry gets `nextID`.
         case cleared(removed: Int, nextID: UInt64)
         /// DELETE, after `typed` entries.
@@ -36,6 +40,32 @@ public struct Event: Sendable {
         case reloaded(configuration: String)
         /// An entry typed (logged only with `log_typed = yes`).
         indirect case typed(Entry)
+    }
+
+    /// A START: the session types with `settings`; `created` when the
+    /// START made it; `warning` when its target can never be typed.
+    public final class Started: Sendable {
+        public let settings: SessionSettings
+        public let created: Bool
+        public let warning: Impossibility?
+
+        public init(_ settings: SessionSettings, created: Bool, warning: Impossibility?) {
+            self.settings = settings
+            self.created = created
+            self.warning = warning
+        }
+    }
+
+    /// A SET: the settings it changed, and why the target can never be
+    /// typed, when it cannot.
+    public final class Updated: Sendable {
+        public let change: SettingsChange
+        public let warning: Impossibility?
+
+        public init(_ change: SettingsChange, warning: Impossibility?) {
+            self.change = change
+            self.warning = warning
+        }
     }
 
     /// Best progress: the longest prefix of the target typed so far.
@@ -79,6 +109,19 @@ public struct Event: Sendable {
         self.session = session
         self.peer = peer
         self.payload = payload
+        self.kind =
+            switch payload {
+            case .started: .start
+            case .stopped: .stop
+            case .updated: .set
+            case .cleared: .clear
+            case .deleted: .delete
+            case .hit: .hit
+            case .best: .best
+            case .restored: .restore
+            case .reloaded: .reload
+            case .typed: .typed
+            }
     }
 
     /// The journal's name for what happened (`MONKEY_EVENT`), and the head
@@ -86,20 +129,5 @@ public struct Event: Sendable {
     /// (`EventRecord.Kind`).
     public enum Kind: String, Sendable, CaseIterable {
         case start, stop, set, clear, delete, hit, best, restore, reload, typed
-    }
-
-    public var kind: Kind {
-        switch payload {
-        case .started: .start
-        case .stopped: .stop
-        case .updated: .set
-        case .cleared: .clear
-        case .deleted: .delete
-        case .hit: .hit
-        case .best: .best
-        case .restored: .restore
-        case .reloaded: .reload
-        case .typed: .typed
-        }
     }
 }

@@ -24,16 +24,13 @@ public struct EventLog: Sendable {
     public subscript(position: Int) -> EventRecord { events[start + position] }
 
     /// Records the event's record of `kind` with the next id and `time`,
-    /// drops the oldest past the capacity, and returns the record.
-    @discardableResult
-    public mutating func append(
-        _ event: Event, as kind: EventRecord.Kind, of session: SessionName, time: UInt64
-    ) -> EventRecord {
-        let record = EventRecord(id: nextID, time: time, kind: kind, session: session, content: .event(event))
+    /// and drops the oldest past the capacity. The record is not returned:
+    /// most have no reader yet, and a copy costs a retain of each of its
+    /// parts (`newest` reads it when one does).
+    public mutating func append(_ event: Event, as kind: EventRecord.Kind, of session: SessionName, time: UInt64) {
+        events.append(EventRecord(id: nextID, time: time, kind: kind, session: session, content: .event(event)))
         nextID += 1
-        events.append(record)
         dropBeyondCapacity()
-        return record
     }
 
     /// Ids below `id` may have been handed out before a crash: the next

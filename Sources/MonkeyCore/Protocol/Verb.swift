@@ -3,7 +3,7 @@
 /// usage line and its place among the metrics' rows. The parser, the
 /// access check, HELP and METRICS read it. New verbs may be added; none
 /// is removed.
-public enum Verb: CaseIterable, Sendable, RawRepresentable {
+public enum Verb: CaseIterable, Sendable {
     case ping, hello, start, stop, set, clear, delete, status, log, tail, help, quit, metrics, events, wait
 
     /// What a verb may do: read, or change state (allowed only to
@@ -13,13 +13,15 @@ public enum Verb: CaseIterable, Sendable, RawRepresentable {
         case changesState
     }
 
-    /// One row of the table.
+    /// One row of the table. Its texts are static: every request reads its
+    /// verb's row (the access check, the count), and a row of `String`s
+    /// cost a release of each at every read.
     public struct Row: Sendable {
         /// The verb as the protocol spells it (in any case on the wire).
-        public let name: String
+        public let name: StaticString
         public let access: Access
         /// HELP's usage line, also quoted by the parser's refusals.
-        public let usage: String
+        public let usage: StaticString
         /// Its row in `RequestCounts` (`monkeyd_requests_total`): its
         /// place in `allCases`, stated rather than searched for, since
         /// every request is counted (a test holds the two equal).
@@ -29,6 +31,7 @@ public enum Verb: CaseIterable, Sendable, RawRepresentable {
     /// The table. Exhaustive, with no default: a new verb must say here
     /// whether it changes state, or the core does not compile, so that no
     /// verb is open to every peer by omission.
+    @inline(__always)
     public var row: Row {
         switch self {
         case .ping: Row(name: "PING", access: .reads, usage: "PING", ordinal: 0)
@@ -54,18 +57,14 @@ public enum Verb: CaseIterable, Sendable, RawRepresentable {
         }
     }
 
-    /// The name, as the protocol spells it.
-    public var rawValue: String { row.name }
-
-    public init?(rawValue: String) {
-        guard let verb = Self.allCases.first(where: { $0.row.name == rawValue }) else { return nil }
-        self = verb
-    }
+    /// The name, as the protocol spells it. (Not a `RawRepresentable`
+    /// raw value: verbs would then be compared by their names.)
+    public var rawValue: String { row.name.description }
 
     /// Allowed only to privileged peers.
     public var changesState: Bool { row.access == .changesState }
 
-    public var usage: String { row.usage }
+    public var usage: String { row.usage.description }
 
     /// Its row in `RequestCounts`.
     var ordinal: Int { row.ordinal }

@@ -32,9 +32,12 @@ extension Daemon {
             let now = time ?? UInt64(Syscalls.wallClockSeconds() * 1000)
             time = now
             store.prepareEventID(eventLog.nextID)
-            let record = eventLog.append(event, as: kind, of: session, time: now)
-            subscriptions.deliver(record) { pass.touch($0) }
-            answerWaiters(of: record)
+            eventLog.append(event, as: kind, of: session, time: now)
+            // Read back only for whoever wants it: most events go to no stream and no waiter.
+            if subscriptions.hasEventStreams || subscriptions.hasWaiters, let record = eventLog.newest {
+                subscriptions.deliver(record) { pass.touch($0) }
+                if subscriptions.hasWaiters { answerWaiters(of: record) }
+            }
             if kind == .created { subscriptions.followNewSession(session, engine: &engine) }
         }
     }

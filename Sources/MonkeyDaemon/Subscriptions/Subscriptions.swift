@@ -132,6 +132,12 @@ struct Subscriptions {
         }
     }
 
+    /// Some EVENTS stream is live.
+    var hasEventStreams: Bool { !eventStreams.isEmpty }
+
+    /// Some connection waits (most daemons have none: no name is hashed).
+    var hasWaiters: Bool { !waiters.isEmpty }
+
     /// The connections waiting on `session`'s events, in the order they began.
     func waiters(on session: SessionName) -> [Connection] {
         waiters[session] ?? []
