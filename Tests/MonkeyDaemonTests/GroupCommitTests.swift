@@ -30,13 +30,7 @@ struct GroupCommitTests {
         let request = try #require(try RequestParser(limits: Limits()).parse(line))
         var reply = engine.handle(request, from: Self.admin, now: 0)
         let change = try #require(reply.change, "\(line) changes state")
-        let start = connection.output.end
-        if let status = reply.status { connection.appendStatus(status) }
-        connection.output.hold(from: start)
-        commits.hold(
-            GroupCommit.PendingChange(
-                connection: connection, verb: request.verb, change: change, event: reply.event.take(),
-                endsFollowers: reply.endsFollowers.take(), status: start..<connection.output.end))
+        commits.hold(change, of: &reply, verb: request.verb, on: connection)
     }
 
     var sent: String { String(decoding: connection.output.bytes, as: UTF8.self) }

@@ -172,7 +172,7 @@ struct MonkeyctlExitCodeTests {
         #expect(result.errorLines == ["monkeyctl: the frobnicator is busy (frobnicated)"])
     }
 
-    /// What each command line sends: the protocol request of PRODUCT.md section 4.
+    /// What each command line sends: the protocol request of monkeyctl(1).
     static let requests: [(arguments: [String], request: String)] = [
         (["start"], "START default"),
         (

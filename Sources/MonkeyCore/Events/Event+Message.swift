@@ -31,7 +31,7 @@ extension Event {
             output.appendLiteral("changed session ")
             appendName()
             output.appendLiteral(":")
-            var fields = SentenceFields(output: buffer)
+            var fields = ListFields(output: buffer, isBracketed: false)
             Self.writeChange(of: update, to: &fields)
         case .cleared(let removed, _):
             output.appendLiteral("cleared session ")
@@ -87,7 +87,7 @@ extension Event {
         let output = buffer
         output.appendLiteral(logLinePrefix)
         appendMessage(to: buffer)
-        var fields = BracketFields(output: buffer)
+        var fields = ListFields(output: buffer, isBracketed: true)
         writeFields(to: &fields)
         if let peer {
             fields.write("peer_uid", decimal: UInt64(peer.uid))
@@ -114,73 +114,52 @@ extension Event {
     }
 }
 
-/// The fields of a SET's sentence: ` key=value`, as they were given, unquoted.
-private struct SentenceFields: FieldWriter {
+/// Fields after a sentence: those a SET named, within the sentence, as
+/// given (` key=value`); or the list in brackets after the stderr line's
+/// sentence (` [` first, blanks between, values quoted as in a data line),
+/// which the caller closes unless it stayed empty (`isFirst`).
+private struct ListFields: FieldWriter {
     let output: ByteBuffer
+    let isBracketed: Bool
+    private(set) var isFirst = true
+
+    init(output: ByteBuffer, isBracketed: Bool) {
+        self.output = output
+        self.isBracketed = isBracketed
+    }
 
     mutating func write(_ key: StaticString, _ value: String) {
-        output.append(0x20)
+        separate()
         output.appendLiteral(key)
-        output.append(0x3D)
-        output.appendUTF8(value)
+        appendValue(value)
     }
 
     mutating func write(_ key: StaticString, decimal value: UInt64) {
-        output.append(0x20)
+        separate()
         output.appendLiteral(key)
         output.append(0x3D)
-        var output = output
-        ResponseEncoder.appendDecimal(value, to: &output)
+        output.appendDecimal(value)
     }
 
     mutating func write(key: String, _ value: String) {
-        output.append(0x20)
+        separate()
         output.appendUTF8(key)
-        output.append(0x3D)
-        output.appendUTF8(value)
-    }
-}
-
-/// The list in brackets after the stderr line's sentence: ` [` before the
-/// first field, blanks between them, values quoted as in a data line; the
-/// caller closes it unless it stayed empty (`isFirst`).
-private struct BracketFields: FieldWriter {
-    let output: ByteBuffer
-    private(set) var isFirst = true
-
-    init(output: ByteBuffer) {
-        self.output = output
+        appendValue(value)
     }
 
     private mutating func separate() {
-        if isFirst {
+        if isBracketed && isFirst {
             output.appendLiteral(" [")
-            isFirst = false
         } else {
             output.append(0x20)
         }
+        isFirst = false
     }
 
-    mutating func write(_ key: StaticString, _ value: String) {
-        separate()
-        output.appendLiteral(key)
+    /// `=` and the value.
+    private func appendValue(_ value: String) {
         output.append(0x3D)
-        var output = output
-        ResponseEncoder.appendValue(value, to: &output)
-    }
-
-    mutating func write(_ key: StaticString, decimal value: UInt64) {
-        separate()
-        output.appendLiteral(key)
-        output.append(0x3D)
-        var output = output
-        ResponseEncoder.appendDecimal(value, to: &output)
-    }
-
-    mutating func write(key: String, _ value: String) {
-        separate()
-        output.appendUTF8(key)
-        output.append(0x3D)
+        guard isBracketed else { return output.appendUTF8(value) }
         var output = output
         ResponseEncoder.appendValue(value, to: &output)
     }

@@ -77,14 +77,6 @@ public struct Event: Sendable {
         /// The entry it was typed in.
         public let entryID: UInt64
         public let number: UInt64
-
-        public init(target: String, best: String, length: Int, entryID: UInt64, number: UInt64) {
-            self.target = target
-            self.best = best
-            self.length = length
-            self.entryID = entryID
-            self.number = number
-        }
     }
 
     /// A session restored at start-up.
@@ -95,14 +87,6 @@ public struct Event: Sendable {
         public let entries: Int
         public let nextID: UInt64
         public let nextNumber: UInt64
-
-        public init(settings: SessionSettings, isTyping: Bool, entries: Int, nextID: UInt64, nextNumber: UInt64) {
-            self.settings = settings
-            self.isTyping = isTyping
-            self.entries = entries
-            self.nextID = nextID
-            self.nextNumber = nextNumber
-        }
     }
 
     public init(_ payload: Payload, session: SessionName?, peer: Peer? = nil) {

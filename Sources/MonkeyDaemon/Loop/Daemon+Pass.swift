@@ -31,7 +31,7 @@ extension Daemon {
     /// Typing merged into the sessions (the ticks today) is the work of a
     /// pass of its own, never of this step: no entry may be typed under a
     /// change that may still be taken back.
-    func endOfPass() {
+    private func endOfPass() {
         if !subscriptions.heldBack.isEmpty {
             for connection in subscriptions.takeDueWrites(now: Daemon.now(), nextTick: engine.nextDeadline()) {
                 pass.touch(connection)

@@ -62,17 +62,7 @@ extension Daemon {
             carryOut(reply, on: connection)
             return
         }
-        // Written now, in order, and held back until the change is durable
-        // (see `GroupCommit`); requests after it are answered meanwhile.
-        let start = connection.output.end
-        if let status = reply.status { connection.appendStatus(status) }
-        connection.output.hold(from: start)
-        commits.hold(
-            GroupCommit.PendingChange(
-                // Moved out of the reply, not copied and then freed with it.
-                connection: connection, verb: request.verb, change: change, event: reply.event.take(),
-                endsFollowers: reply.endsFollowers.take(),
-                status: start..<connection.output.end))
+        commits.hold(change, of: &reply, verb: request.verb, on: connection)
     }
 
     /// Does what a reply that changes nothing says: queue its lines, start

@@ -108,10 +108,12 @@ final class Daemon: @unchecked Sendable {
             source.setEventHandler { [self] in self.pollReady() }
             source.resume()
             pollSource = source
-            // The sessions restored type again; their events are written like typed entries.
-            pass.changedState = true
-            pass.movesTickTimer = true
-            endOfPass()
+            // The first pass: the sessions restored type again, and their
+            // events are written like typed entries.
+            runPass {
+                pass.changedState = true
+                pass.movesTickTimer = true
+            }
 
             watchSignals()
             Syscalls.ignoreSignal(Signal.brokenPipe)

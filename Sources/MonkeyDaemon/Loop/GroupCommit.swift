@@ -38,10 +38,19 @@ struct GroupCommit {
 
     var isEmpty: Bool { pending.isEmpty }
 
-    /// Holds a change whose status line is written, held back
-    /// (`OutputBuffer.hold`), at `change.status` in its connection's output.
-    mutating func hold(_ change: PendingChange) {
-        pending.append(change)
+    /// Holds a reply's change until the commit: its status line is
+    /// written now, in order, and held back (`OutputBuffer.hold`); the
+    /// requests after it are answered meanwhile, their answers held behind
+    /// it. The reply's event and the followers it ends are moved out of it.
+    mutating func hold(_ change: Change, of reply: inout Reply, verb: Verb, on connection: Connection) {
+        let start = connection.output.end
+        if let status = reply.status { connection.appendStatus(status) }
+        connection.output.hold(from: start)
+        pending.append(
+            PendingChange(
+                // Moved out of the reply, not copied and then freed with it.
+                connection: connection, verb: verb, change: change, event: reply.event.take(),
+                endsFollowers: reply.endsFollowers.take(), status: start..<connection.output.end))
     }
 
     /// Makes every held change durable with one write and one sync, then
