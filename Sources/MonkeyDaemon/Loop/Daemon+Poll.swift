@@ -77,7 +77,7 @@ extension Daemon {
             handlePendingFrames(connection)
             if connection.inputClosed && connection.isTailing {
                 // A follower that hangs up ends its TAIL.
-                endTail(connection, with: .ok(nil))
+                endStream(connection, with: .ok(nil))
             }
             let everythingSent: Bool
             do {

@@ -25,7 +25,7 @@ extension Daemon {
             guard let cut = connection.nextFrame(into: &scratch.requestLine) else { return }
             if connection.isTailing {
                 // Any line, even an empty one, ends a TAIL or EVENTS; it is not a request.
-                endTail(connection, with: .ok(nil))
+                endStream(connection, with: .ok(nil))
                 continue
             }
             handle(cut == .line ? .line(scratch.requestLine) : .lineTooLong, on: connection)

@@ -89,7 +89,7 @@ extension Daemon {
 
     /// Ends a TAIL or EVENTS: takes it out of what it followed, reports
     /// what was skipped, then the status line.
-    func endTail(_ connection: Connection, with status: Status) {
+    func endStream(_ connection: Connection, with status: Status) {
         var backlog: FollowerBacklog?
         switch connection.phase {
         case .following(let following): backlog = following.backlog
@@ -109,7 +109,7 @@ extension Daemon {
             guard case .following(let following) = connection.phase else { continue }
             switch following.scope {
             case .single:
-                endTail(connection, with: status)
+                endStream(connection, with: status)
             case .several:
                 connection.output.withBytes { Engine.appendDeleted(name, to: &$0) }
             }
