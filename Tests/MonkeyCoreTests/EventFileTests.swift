@@ -12,11 +12,7 @@ struct EventFileTests {
                 id: 1, time: 1_764_590_000_000, kind: .created, session: try sessionName("a"), content: .written([])),
             EventRecord(
                 id: 2, time: 1_764_590_000_001, kind: .updated, session: try sessionName("a"),
-                content: .event(
-                    Event(
-                        .updated(Event.Updated(SettingsChange(monkeys: 7, target: long), warning: nil)),
-                        session: try sessionName("a"))
-                )),
+                content: .event(.updated(Event.Updated(SettingsChange(monkeys: 7, target: long), warning: nil)))),
             EventRecord(
                 id: 300, time: 1_764_590_000_002, kind: .hit, session: try sessionName("b.c-d"),
                 content: .written([

@@ -231,7 +231,7 @@ extension Event {
         guard let session else { return all }
         forEachRecordKind { kind in
             var fields = RecordFields()
-            EventRecord(id: 1, time: 0, kind: kind, session: session, content: .event(self)).writeFields(to: &fields)
+            EventRecord(id: 1, time: 0, kind: kind, session: session, content: .event(payload)).writeFields(to: &fields)
             all.append(fields.fields.map { Field($0.key, $0.value) })
         }
         return all

@@ -19,17 +19,19 @@ extension Event {
         case .reload, .typed: return
         }
     }
+}
 
+extension Event.Payload {
     /// The fields of this event's record of `kind`: the settings a START
     /// types with; what a SET changed (without its warning, which is the
     /// journal's); a hit's entry; the text of best progress; whether a
     /// restored session types.
     func writeRecordFields<Fields: FieldWriter>(of kind: EventRecord.Kind, to fields: inout Fields) {
-        switch payload {
+        switch self {
         case .started(let start) where kind == .started:
-            Self.writeSettings(start.settings, to: &fields)
+            Event.writeSettings(start.settings, to: &fields)
         case .updated(let update):
-            Self.writeChange(of: update, to: &fields)
+            Event.writeChange(of: update, to: &fields)
         case .hit(let entry, _):
             fields.write("entry_id", decimal: entry.id)
             fields.write("number", decimal: entry.number)

@@ -28,7 +28,7 @@ public struct EventLog: Sendable {
     /// most have no reader yet, and a copy costs a retain of each of its
     /// parts (`newest` reads it when one does).
     public mutating func append(_ event: Event, as kind: EventRecord.Kind, of session: SessionName, time: UInt64) {
-        events.append(EventRecord(id: nextID, time: time, kind: kind, session: session, content: .event(event)))
+        events.append(EventRecord(id: nextID, time: time, kind: kind, session: session, content: .event(event.payload)))
         nextID += 1
         dropBeyondCapacity()
     }

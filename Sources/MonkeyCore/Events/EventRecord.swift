@@ -21,8 +21,10 @@ public struct EventRecord: Sendable {
 
     /// What the record's fields are rendered from.
     public enum Content: Sendable {
-        /// An event of this run.
-        case event(Event)
+        /// An event of this run: what happened (not who asked, which the
+        /// journal has; a record keeps only what it renders, since the log
+        /// keeps thousands).
+        case event(Event.Payload)
         /// An event of an earlier run, read back from the events file:
         /// its fields as they were written.
         case written([Field])
@@ -52,8 +54,8 @@ public struct EventRecord: Sendable {
     /// `hit`, the text of `best`, the state of `restored`.
     public func writeFields<Fields: FieldWriter>(to fields: inout Fields) {
         switch content {
-        case .event(let event):
-            event.writeRecordFields(of: kind, to: &fields)
+        case .event(let payload):
+            payload.writeRecordFields(of: kind, to: &fields)
         case .written(let written):
             for index in written.indices { fields.write(key: written[index].key, written[index].value) }
         }
@@ -62,7 +64,7 @@ public struct EventRecord: Sendable {
     /// The length of best progress a `best` record of this run tells (WAIT
     /// `for=best=N` reads it); nil for any other.
     public var bestLength: Int? {
-        guard kind == .best, case .event(let event) = content, case .best(let progress) = event.payload else {
+        guard kind == .best, case .event(.best(let progress)) = content else {
             return nil
         }
         return progress.length
