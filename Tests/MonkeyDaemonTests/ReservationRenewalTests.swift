@@ -41,7 +41,7 @@ struct ReservationRenewalTests {
                 now += 1_000_000
                 typed.removeAll()
                 _ = engine.runDueTicks(now: now, into: &typed)
-                // What the daemon does with them (Daemon+Ticks.swift).
+                // What the daemon does with them (Daemon+Typing.swift).
                 for item in typed {
                     if !item.needsAttention {
                         store.record(item)
