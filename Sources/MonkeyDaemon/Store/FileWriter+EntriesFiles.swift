@@ -17,7 +17,8 @@ extension FileWriter {
 
     /// Replaces the entries file with a compacted one (not yet syncing the directory).
     func replaceEntriesFile(_ files: SessionFiles, of name: SessionName, with bytes: [UInt8]) throws(StorageError) {
-        try files.file.replace(with: bytes, what: "the entries of session \(name)")
+        try AppendOnlyFile.replace(
+            at: entriesPath(name), with: bytes, what: "the entries of session \(name)", end: &files.end)
     }
 
     func syncDirectory() throws(StorageError) {

@@ -34,7 +34,9 @@ extension FileWriter {
             do {
                 if files.isCurrent {
                     // Not synced one by one: one `syncfs` below for all of them.
-                    try files.file.append(EntryFile.records(entries), sync: false)
+                    let path = entriesPath(name)
+                    try AppendOnlyFile.append(
+                        EntryFile.records(entries), sync: false, at: path, label: path, end: &files.end)
                 } else {
                     try replaceEntriesFile(files, of: name, with: EntryFile.encode(entries, epoch: files.epoch))
                     files.isCurrent = true

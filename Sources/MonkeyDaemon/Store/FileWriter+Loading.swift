@@ -205,7 +205,7 @@ extension FileWriter {
         } catch {
             throw StorageError("cannot read \(path): \(error.reason)")
         }
-        var files = SessionFiles.fresh(path: path, epoch: epoch)
+        var files = SessionFiles.fresh(epoch: epoch)
         var fileEntries: [Entry] = []
         var recordCount = 0
         if let fileLength {
@@ -219,8 +219,8 @@ extension FileWriter {
                 // The newest good record is always among the entries kept.
                 let newest = contents.entries.last
                 files = SessionFiles(
-                    path: path, epoch: epoch, isCurrent: true, length: contents.validLength,
-                    lastID: newest?.id ?? 0, lastNumber: newest?.number ?? 0)
+                    epoch: epoch, isCurrent: true, length: contents.validLength, lastID: newest?.id ?? 0,
+                    lastNumber: newest?.number ?? 0)
                 if contents.damage != nil {
                     try cutEntriesFile(files, of: name, contents, fileLength: fileLength, report: report)
                 }
@@ -241,9 +241,9 @@ extension FileWriter {
         _ files: SessionFiles, of name: SessionName, _ contents: EntryFileContents, fileLength: Int,
         report: (LogPriority, String) -> Void
     ) throws(StorageError) {
-        let path = files.file.path
+        let path = entriesPath(name)
         do {
-            try files.file.cut(to: contents.validLength)
+            try AppendOnlyFile.cut(at: path, to: contents.validLength, end: &files.end)
         } catch {
             throw StorageError("cannot repair \(path): \(error.reason)")
         }

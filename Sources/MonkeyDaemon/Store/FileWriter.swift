@@ -48,24 +48,24 @@ final class FileWriter: @unchecked Sendable {
         /// The file holds entries of `epoch` (false: it is missing, or of
         /// another epoch, and the next fold or compaction writes it afresh).
         var isCurrent: Bool
-        /// The file; its `length` is its preamble and good records.
-        var file: AppendOnlyFile
+        /// How far the file is written: its preamble and good records.
+        var end: AppendOnlyFile.End
         /// The newest entry in the file (0 when it has none): a fold
         /// appends only what follows it.
         var lastID: UInt64
         var lastNumber: UInt64
 
-        init(path: String, epoch: UInt64, isCurrent: Bool, length: Int, lastID: UInt64, lastNumber: UInt64) {
+        init(epoch: UInt64, isCurrent: Bool, length: Int, lastID: UInt64, lastNumber: UInt64) {
             self.epoch = epoch
             self.isCurrent = isCurrent
-            self.file = AppendOnlyFile(path: path, label: path, length: length)
+            self.end = AppendOnlyFile.End(length: length)
             self.lastID = lastID
             self.lastNumber = lastNumber
         }
 
         /// A session whose file is still to be written, for `epoch`.
-        static func fresh(path: String, epoch: UInt64) -> SessionFiles {
-            SessionFiles(path: path, epoch: epoch, isCurrent: false, length: 0, lastID: 0, lastNumber: 0)
+        static func fresh(epoch: UInt64) -> SessionFiles {
+            SessionFiles(epoch: epoch, isCurrent: false, length: 0, lastID: 0, lastNumber: 0)
         }
     }
 
@@ -117,10 +117,9 @@ final class FileWriter: @unchecked Sendable {
             do {
                 try writeFreshEntriesFile(name, epoch: epoch)
                 sessions[name] = SessionFiles(
-                    path: entriesPath(name), epoch: epoch, isCurrent: true, length: EntryFile.preambleLength,
-                    lastID: 0, lastNumber: 0)
+                    epoch: epoch, isCurrent: true, length: EntryFile.preambleLength, lastID: 0, lastNumber: 0)
             } catch {
-                sessions[name] = .fresh(path: entriesPath(name), epoch: epoch)
+                sessions[name] = .fresh(epoch: epoch)
             }
         }
         var replacedFiles = false
