@@ -16,9 +16,12 @@ struct EndOfPassTests {
     let connection: Connection
 
     init() throws {
+        // No sync falls in a test: the daemon outlives its directory.
+        let configuration = directory.path + "/monkeyd.conf"
+        try "sync_interval = 24h\n".write(toFile: configuration, atomically: true, encoding: .utf8)
         let options = DaemonOptions(
             socketPath: directory.path + "/monkeyd.sock", stateDirectory: directory.path + "/state",
-            configurationPath: directory.path + "/none.conf")
+            configurationPath: configuration)
         daemon = try MonkeyDaemon.start(options)
         client = try ClientConnection(path: options.socketPath)
         let daemon = self.daemon
