@@ -48,9 +48,13 @@ let package = Package(
         .testTarget(name: "MonkeyCoreTests", dependencies: ["MonkeyCore"]),
         // The pure parts of monkeyctl (top's layout, renderer and keys), without a terminal.
         .testTarget(name: "MonkeyControlTests", dependencies: ["MonkeyControl", "MonkeyCore"]),
+        // The daemon's shell in-process: its parts (phases, subscriptions,
+        // group commit, the end of a pass, the store's files) without spawning it.
+        .testTarget(name: "MonkeyDaemonTests", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon"]),
+        // The binaries, spawned: daemon and client end to end.
         .testTarget(
             name: "MonkeyIntegrationTests",
-            dependencies: ["MonkeyCore", "MonkeyShell", "MonkeyDaemon", "monkeyd", "monkeyctl"],
+            dependencies: ["MonkeyCore", "MonkeyShell", "monkeyd", "monkeyctl"],
             // Read from the source tree by path (UpgradeTests), not bundled.
             exclude: ["Fixtures"]
         ),

@@ -81,7 +81,7 @@ struct EngineControlTests {
         #expect(event.fields.last?.value == String(text.dropFirst("updated a; warning: ".count)))
         #expect(event.message == "changed session a: target=xz")
         // The stream's `updated` event has what changed, without the warning.
-        #expect(StreamEventDraft.drafts(for: event).map(\.fields) == [[Event.Field("target", "xz")]])
+        #expect(event.recordFields == [[Event.Field("target", "xz")]])
         #expect(harness.engine.session(named: try sessionName("a"))?.settings.target.target == "xz")
     }
 
@@ -119,7 +119,7 @@ struct EngineControlTests {
         let fields = [Event.Field("target", "yy"), Event.Field("monkeys", "5"), Event.Field("alphabet", "y")]
         #expect(set.events.first?.fields == fields)
         #expect(set.events.first?.message == "changed session a: target=yy monkeys=5 alphabet=y")
-        #expect(set.events.flatMap(StreamEventDraft.drafts).map(\.fields) == [fields])
+        #expect(set.events.flatMap(\.recordFields) == [fields])
         #expect(harness.tick(now: ms(200)).entries.map(\.entry.text) == ["yyyyy"])
         try harness.expectOK("SET a interval=1s", now: ms(250))
         #expect(harness.tick(now: ms(300)).entries.isEmpty, "the old schedule is gone")

@@ -5,16 +5,20 @@ import Testing
 /// The events file: what is appended reads back, whatever the size of the
 /// buffer each record is assembled in.
 struct EventFileTests {
-    private func events() throws -> [StreamEvent] {
+    private func events() throws -> [EventRecord] {
         let long = String(repeating: "tö be or not ", count: 200)
         return [
-            StreamEvent(id: 1, time: 1_764_590_000_000, kind: .created, session: try sessionName("a"), fields: []),
-            StreamEvent(
+            EventRecord(
+                id: 1, time: 1_764_590_000_000, kind: .created, session: try sessionName("a"), content: .written([])),
+            EventRecord(
                 id: 2, time: 1_764_590_000_001, kind: .updated, session: try sessionName("a"),
-                fields: [Event.Field("target", long), Event.Field("monkeys", "7")]),
-            StreamEvent(
+                content: .event(.updated(Event.Updated(SettingsChange(monkeys: 7, target: long), warning: nil)))),
+            EventRecord(
                 id: 300, time: 1_764_590_000_002, kind: .hit, session: try sessionName("b.c-d"),
-                fields: [Event.Field("entry_id", "12"), Event.Field("number", "3"), Event.Field("text", "\"\n")]),
+                content: .written([
+                    EventRecord.Field("entry_id", "12"), EventRecord.Field("number", "3"),
+                    EventRecord.Field("text", "\"\n"),
+                ])),
         ]
     }
 

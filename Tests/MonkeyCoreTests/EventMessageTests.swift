@@ -55,17 +55,32 @@ struct EventMessageTests {
     }
 
     @Test func daemonEventsReadAsBefore() throws {
-        let reload = Event(
-            kind: .reload, session: nil, fields: [Event.Field("config", "/etc/monkeyd.conf")], peer: nil)
+        let reload = Event(.reloaded(configuration: "/etc/monkeyd.conf"), session: nil)
         #expect(reload.message == "reloaded the configuration from /etc/monkeyd.conf")
-        let typed = Event(
-            kind: .typed, session: try sessionName("a"),
-            fields: [
-                Event.Field("id", "9"), Event.Field("number", "7"), Event.Field("text", "qwert"),
-                Event.Field("hit", "no"),
-            ], peer: nil)
+        let typed = Event(.typed(Entry(id: 9, number: 7, text: "qwert", isHit: false)), session: try sessionName("a"))
         #expect(typed.message == "a: 7. qwert")
+        #expect(typed.fields.map(\.key) == ["id", "number", "text", "hit"])
     }
+}
+
+/// An event of each kind, for tests that go over all of them.
+func sampleEvent(of kind: Event.Kind, session: SessionName) -> Event {
+    let entry = Entry(id: 9, number: 7, text: "qwert", isHit: true)
+    let payload: Event.Payload =
+        switch kind {
+        case .start: .started(Event.Started(.defaults, created: true, warning: nil))
+        case .stop: .stopped(typed: 3)
+        case .set: .updated(Event.Updated(SettingsChange(monkeys: 2), warning: nil))
+        case .clear: .cleared(removed: 3, nextID: 4)
+        case .delete: .deleted(typed: 3)
+        case .hit: .hit(entry, target: "we")
+        case .best: .best(Event.Progress(target: "we", best: "w", length: 1, entryID: 9, number: 7))
+        case .restore:
+            .restored(Event.Restored(settings: .defaults, isTyping: true, entries: 2, nextID: 3, nextNumber: 3))
+        case .reload: .reloaded(configuration: "/etc/monkeyd/monkeyd.conf")
+        case .typed: .typed(entry)
+        }
+    return Event(payload, session: kind == .reload ? nil : session)
 }
 
 /// The line written to stderr when no journal listens.
@@ -78,8 +93,8 @@ struct EventLogLineTests {
 
     @Test func fieldsAndPeerFollowTheSentence() throws {
         let event = Event(
-            kind: .set, session: try sessionName("q"),
-            fields: [Event.Field("target", "to be"), Event.Field("monkeys", "7")],
+            .updated(Event.Updated(SettingsChange(monkeys: 7, target: "to be"), warning: nil)),
+            session: try sessionName("q"),
             peer: Peer(uid: 1000, pid: 4242, mayChange: true))
         #expect(
             line(event)
@@ -89,26 +104,27 @@ struct EventLogLineTests {
 
     @Test(arguments: Event.Kind.allCases)
     func everyLineStartsWithTheDaemonAndTheKind(kind: Event.Kind) throws {
-        let event = Event(kind: kind, session: try sessionName("q"), fields: [], peer: nil)
+        let event = sampleEvent(of: kind, session: try sessionName("q"))
+        #expect(event.kind == kind)
         #expect(line(event).hasPrefix("monkeyd: \(kind.rawValue): "))
     }
 
-    @Test func aPeerAloneOrNothingAtAll() throws {
-        let bare = Event(kind: .delete, session: try sessionName("q"), fields: [], peer: nil)
-        #expect(line(bare) == "monkeyd: delete: deleted session q\n")
+    @Test func aPeerFollowsTheFields() throws {
+        let bare = Event(.deleted(typed: 3), session: try sessionName("q"))
+        #expect(line(bare) == "monkeyd: delete: deleted session q [typed=3]\n")
         let asked = Event(
-            kind: .delete, session: try sessionName("q"), fields: [], peer: Peer(uid: 0, pid: -1, mayChange: true))
-        #expect(line(asked) == "monkeyd: delete: deleted session q [peer_uid=0 peer_pid=0]\n")
+            .deleted(typed: 3), session: try sessionName("q"), peer: Peer(uid: 0, pid: -1, mayChange: true))
+        #expect(line(asked) == "monkeyd: delete: deleted session q [typed=3 peer_uid=0 peer_pid=0]\n")
     }
 
     /// Lines past the buffer's first capacity, and values that need every
     /// escape, come out as they do in an array.
     @Test func theBufferGrowsAndQuotesAsAnArrayDoes() throws {
         let value = String(repeating: "a\"b\\c\nd\te\u{1}f é ", count: 40)
-        let event = Event(kind: .typed, session: try sessionName("q"), fields: [Event.Field("text", value)], peer: nil)
-        var expected: [UInt8] = Array("monkeyd: typed: q: . \(value) [text=".utf8)
+        let event = Event(.typed(Entry(id: 9, number: 7, text: value, isHit: false)), session: try sessionName("q"))
+        var expected: [UInt8] = Array("monkeyd: typed: q: 7. \(value) [id=9 number=7 text=".utf8)
         ResponseEncoder.appendValue(value, to: &expected)
-        expected.append(contentsOf: "]\n".utf8)
+        expected.append(contentsOf: " hit=no]\n".utf8)
         #expect(line(event, capacity: 16) == String(decoding: expected, as: UTF8.self))
         #expect(line(event, capacity: 16).contains(#"\"b\\c\nd\te\x01f"#))
     }

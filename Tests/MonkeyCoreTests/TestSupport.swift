@@ -209,3 +209,31 @@ func chiSquareCritical(degreesOfFreedom: Int) -> Double {
     let term = 1 - 2 / (9 * k) + z * (2 / (9 * k)).squareRoot()
     return k * term * term * term
 }
+
+/// What the renderings of an event say, as text, for tests to compare.
+extension Event {
+    typealias Field = EventRecord.Field
+
+    /// The journal's fields (and the stderr line's).
+    var fields: [Field] {
+        var fields = RecordFields()
+        writeFields(to: &fields)
+        return fields.fields.map { Field($0.key, $0.value) }
+    }
+
+    func value(of key: String) -> String? {
+        fields.first { $0.key == key }?.value
+    }
+
+    /// The fields of each EVENTS record the event makes, in order.
+    var recordFields: [[Field]] {
+        var all: [[Field]] = []
+        guard let session else { return all }
+        forEachRecordKind { kind in
+            var fields = RecordFields()
+            EventRecord(id: 1, time: 0, kind: kind, session: session, content: .event(payload)).writeFields(to: &fields)
+            all.append(fields.fields.map { Field($0.key, $0.value) })
+        }
+        return all
+    }
+}

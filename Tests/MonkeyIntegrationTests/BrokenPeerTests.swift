@@ -4,7 +4,7 @@ import MonkeyShell
 import Testing
 
 /// Clients that vanish, half-close, stall or say nothing: none of them may
-/// block, crash or grow the daemon (PRODUCT.md section 6).
+/// block, crash or grow the daemon (monkeyd.conf(5), the limits).
 @Suite("Broken peers")
 struct BrokenPeerTests {
     @Test func halfCloseStillGetsEveryAnswerThenTheClose() throws {

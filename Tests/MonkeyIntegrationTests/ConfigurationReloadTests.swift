@@ -66,7 +66,7 @@ struct ConfigurationReloadTests {
         let restored = try #require(try second.request("EVENTS after=0\n").dropLast().map(fields).last)
         #expect(restored["kind"] == "restored")
         let events = state.path + "/sessions/events"
-        func onDisk() -> [StreamEvent] {
+        func onDisk() -> [EventRecord] {
             EventFile.decode(Array((try? Data(contentsOf: URL(fileURLWithPath: events))) ?? Data())).events
         }
         #expect(eventually { onDisk().contains { $0.kind == .restored } }, "synced within sync_interval")

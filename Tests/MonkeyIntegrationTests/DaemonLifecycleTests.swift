@@ -8,10 +8,15 @@ import Testing
 struct DaemonLifecycleTests {
     @Test func refusesToStartWhenALiveDaemonAnswers() throws {
         let daemon = try DaemonProcess()
-        let second = try runToExit(["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"])
+        let stateDirectory = daemon.stateDirectory + "2"
+        let second = try runToExit(["--socket", daemon.socketPath, "--state-dir", stateDirectory])
         #expect(second.status == 1)
         #expect(second.error.contains("another monkeyd is already listening"))
         #expect(try daemon.request("PING") == ["OK pong"], "the first daemon and its socket are untouched")
+        // The socket is checked before anything is created: a refused start leaves no debris.
+        #expect(
+            !FileManager.default.fileExists(atPath: stateDirectory),
+            "the refused daemon created its state directory \(stateDirectory)")
     }
 
     @Test func replacesAStaleSocket() throws {

@@ -4,7 +4,7 @@ import MonkeyCore
 import MonkeyShell
 import Testing
 
-/// Group commit (PRODUCT.md section 12): the changes read in one pass share
+/// Group commit (monkeyd(8), DURABILITY): the changes read in one pass share
 /// one write and one sync of the control log; an OK still means the change
 /// survives kill -9, and a change is never half applied.
 @Suite("Group commit")

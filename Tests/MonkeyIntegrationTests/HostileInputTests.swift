@@ -4,7 +4,7 @@ import MonkeyCore
 import MonkeyShell
 import Testing
 
-/// PRODUCT.md section 6 against the real binary: whatever arrives on the
+/// The limits of monkeyd.conf(5) against the real binary: whatever arrives on the
 /// socket, the daemon keeps serving everyone else, keeps its memory bounded
 /// and changes nothing on a bad request.
 @Suite("Hostile input")

@@ -4,7 +4,7 @@ import MonkeyCore
 import MonkeyShell
 import Testing
 
-/// Watching many sessions (PRODUCT.md section 9): TAIL of several sessions
+/// Watching many sessions (monkeyd(8), TAIL): TAIL of several sessions
 /// and globs, the EVENTS stream with its cursor, and WAIT.
 @Suite("Many sessions, events and waiting")
 struct ManySessionsTests {

@@ -38,7 +38,7 @@ struct MetricsScrape {
     subscript(_ series: String) -> Double? { values[series] }
 }
 
-/// The daemon's own counters (PRODUCT.md section 11), counted as it works.
+/// The daemon's own counters (monkeyd(8), METRICS), counted as it works.
 @Suite("Metrics counters")
 struct MetricsCounterTests {
     @Test func requestsAreCountedByVerbAndResult() throws {

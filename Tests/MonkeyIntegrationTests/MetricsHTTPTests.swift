@@ -4,7 +4,7 @@ import MonkeyCore
 import MonkeyShell
 import Testing
 
-/// `metrics_listen` (PRODUCT.md section 11): GET /metrics over HTTP/1.1 in
+/// `metrics_listen` (monkeyd.conf(5)): GET /metrics over HTTP/1.1 in
 /// the daemon's own event loop, and every other request answered with a
 /// clear status.
 @Suite("Metrics over HTTP")

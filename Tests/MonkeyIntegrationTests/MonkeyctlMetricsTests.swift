@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `monkeyctl metrics` (PRODUCT.md section 11): the exposition as the daemon
+/// `monkeyctl metrics` (monkeyctl(1)): the exposition as the daemon
 /// writes it, which `promtool check metrics` accepts, or JSON Lines of samples.
 @Suite("monkeyctl metrics")
 struct MonkeyctlMetricsTests {

@@ -47,7 +47,7 @@ struct PackagingTests {
         #expect(heading.hasPrefix("monkeyd (\(Engine.version)) "), "\(heading)")
     }
 
-    /// debhelper writes every maintainer script (PRODUCT.md §7a): none is kept by hand.
+    /// debhelper writes every maintainer script (debhelper's way): none is kept by hand.
     @Test func noMaintainerScriptIsWrittenByHand() throws {
         let directory = JournalTests.repository.appendingPathComponent("packaging/debian").path
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -68,7 +68,7 @@ struct PackagingTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        // 0.4 with metrics off, as before them (PRODUCT.md section 11 adds no IP to the shipped unit).
+        // 0.4 with metrics off, as before them (the metrics listener adds no IP address to the shipped unit).
         #expect(process.terminationStatus == 0, "exposure above 0.4")
     }
 }

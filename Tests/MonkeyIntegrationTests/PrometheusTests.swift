@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// PRODUCT.md section 11, "proven against a real Prometheus server": a
+/// The metrics proven against a real Prometheus server (monkeyd(8), METRICS): a
 /// prometheus (Debian's) scrapes the daemon's metrics_listen every second,
 /// and its query API agrees with STATUS.
 @Suite("A real Prometheus server")

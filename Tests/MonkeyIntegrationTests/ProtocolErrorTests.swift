@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Every error code of PRODUCT.md section 3, each leaving the state and the
+/// Every error code of monkeyd(8) (Error codes), each leaving the state and the
 /// connection as they were.
 @Suite("Protocol errors")
 struct ProtocolErrorTests {

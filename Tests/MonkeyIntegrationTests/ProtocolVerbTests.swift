@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every verb of PRODUCT.md section 3 against the real daemon.
+/// Every verb of monkeyd(8) (Verbs) against the real daemon.
 @Suite("Protocol verbs")
 struct ProtocolVerbTests {
     @Test func pingHelloHelpQuit() throws {

@@ -3,7 +3,7 @@ import Glibc
 import MonkeyCore
 import Testing
 
-/// Reproducible typing (PRODUCT.md section 8): with `seed=S`, an entry's
+/// Reproducible typing (monkeyd(8), Reproducible typing): with `seed=S`, an entry's
 /// text is a function of the seed, its id, the monkeys and the alphabet,
 /// whatever daemon types it, across restarts and crashes; `monkeyctl
 /// replay` re-derives it.

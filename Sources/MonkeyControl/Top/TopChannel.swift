@@ -68,7 +68,7 @@ final class TopChannel {
     }
 
     /// Asks the daemon to end a TAIL (any line does); its OK follows.
-    func endTail() {
+    func endStream() {
         _ = try? Syscalls.sendAll(fd, [0x0A])
     }
 

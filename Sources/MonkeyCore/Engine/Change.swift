@@ -80,15 +80,6 @@ public enum Effect: Sendable, Equatable {
     }
 }
 
-/// Why a change could not be made durable, in words for the operator.
-public struct StorageError: Error, Sendable, Equatable {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-}
-
 extension Engine {
     /// Takes back a change the store could not make durable, putting the
     /// session back exactly as it was (settings, log, counters and

@@ -69,12 +69,10 @@ extension Engine {
         reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
         reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
-        reply.event =
-            Event(
-                kind: .start, session: name,
-                fields: Engine.settingsFields(session.settings) + [
-                    Event.Field("created", existing == nil ? "yes" : "no")
-                ] + warningFields(name), peer: peer)
+        reply.event = Event(
+            .started(
+                Event.Started(session.settings, created: existing == nil, warning: sessions[name]?.odds?.impossibility)),
+            session: name, peer: peer)
         return reply
     }
 
@@ -85,9 +83,7 @@ extension Engine {
         var reply = Reply(status: .ok("stopped \(name)"))
         reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
         unschedule(name)
-        reply.event =
-            Event(
-                kind: .stop, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer)
+        reply.event = Event(.stopped(typed: session.typed), session: name, peer: peer)
         return reply
     }
 
@@ -131,26 +127,8 @@ extension Engine {
             previousDue: sessions.due(ofSlot: slot))
         reply.status = .ok(Self.acknowledgement("updated \(name)", impossibility))
         if isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
-        reply.event = Event(kind: .set, session: name, fields: Self.setFields(change, impossibility), peer: peer)
+        reply.event = Event(.updated(Event.Updated(change, warning: impossibility)), session: name, peer: peer)
         return reply
-    }
-
-    /// A SET event's fields: the settings it changed and, when the target
-    /// can never be typed, why.
-    private static func setFields(_ change: SettingsChange, _ impossibility: Impossibility?) -> [Event.Field] {
-        var fields: [Event.Field] = []
-        // The first made as a literal of one: an array grown from empty
-        // costs more, and most SETs change one setting.
-        func add(_ field: Event.Field) {
-            if fields.isEmpty { fields = [field] } else { fields.append(field) }
-        }
-        if let target = change.target { add(Event.Field("target", target)) }
-        if let monkeys = change.monkeys { add(Event.Field("monkeys", String(monkeys))) }
-        if let interval = change.interval { add(Event.Field("interval", interval.description)) }
-        if let alphabet = change.alphabet { add(Event.Field("alphabet", alphabet.text)) }
-        if let seed = change.seed { add(Event.Field("seed", seed.text)) }
-        if let impossibility { add(Event.Field("warning", neverTyped(impossibility))) }
-        return fields
     }
 
     private mutating func clear(_ name: SessionName, peer: Peer) -> Reply {
@@ -172,11 +150,7 @@ extension Engine {
         var reply = Reply(status: .ok("cleared \(name)"))
         reply.change = Change(
             effect: .clear(name, epoch: epoch), previous: previous, previousDue: sessions.due(ofSlot: slot))
-        reply.event =
-            Event(
-                kind: .clear, session: name,
-                fields: [Event.Field("entries", String(removed)), Event.Field("id", String(nextID))],
-                peer: peer)
+        reply.event = Event(.cleared(removed: removed, nextID: nextID), session: name, peer: peer)
         return reply
     }
 
@@ -187,9 +161,7 @@ extension Engine {
         unschedule(name)
         sessions[name] = nil
         reply.endsFollowers = (name, .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
-        reply.event =
-            Event(
-                kind: .delete, session: name, fields: [Event.Field("typed", String(session.typed))], peer: peer)
+        reply.event = Event(.deleted(typed: session.typed), session: name, peer: peer)
         return reply
     }
 
@@ -250,14 +222,7 @@ extension Engine {
         }
         let names = listing.sessions
         var index = 0
-        if let after = listing.afterName {
-            // The first name past `after`, by binary search.
-            var upper = names.count
-            while index < upper {
-                let middle = (index + upper) / 2
-                if names[middle].name <= after { index = middle + 1 } else { upper = middle }
-            }
-        }
+        if let after = listing.afterName { index = names.indices.partitionPoint { names[$0].name > after } }
         while index < names.count {
             if output.count >= byteLimit { return false }
             _ = sessions.read(slot: names[index].slot) { Engine.appendStatus(of: $0, to: &output) }
@@ -293,12 +258,6 @@ extension Engine {
             position += 1
         }
         return .finished
-    }
-
-    /// The journal's `warning` field of a change whose target can never be typed.
-    private func warningFields(_ name: SessionName) -> [Event.Field] {
-        guard let impossibility = sessions[name]?.odds?.impossibility else { return [] }
-        return [Event.Field("warning", Self.neverTyped(impossibility))]
     }
 
     /// TAIL of several sessions or globs: every name must exist, a glob may
@@ -393,11 +352,10 @@ extension Engine {
     }
 
     /// Whether a session's event meets a waiter's condition.
-    public static func meets(_ event: StreamEvent, _ condition: WaitCondition) -> Bool {
-        switch (condition, event.kind) {
+    public static func meets(_ record: EventRecord, _ condition: WaitCondition) -> Bool {
+        switch (condition, record.kind) {
         case (.hit, .hit), (.stopped, .stopped): true
-        case (.best(let length), .best):
-            (event.fields.first { $0.key == "best" }?.value.unicodeScalars.count ?? 0) >= length
+        case (.best(let length), .best): (record.bestLength ?? 0) >= length
         default: false
         }
     }
@@ -406,58 +364,45 @@ extension Engine {
         .error(.noSuchSession, "there is no session named \(name)")
     }
 
-    /// A STATUS line: the settings and counters, the seed when one is set,
-    /// and for a target the odds (see `Figures`).
-    /// The STATUS line of a session, written straight into `output`: the
-    /// bytes of `statusRecord` (a test holds them equal), without building
-    /// the record, for a STATUS of thousands of sessions a second.
-    static func appendStatus(of scheduled: borrowing ScheduledSession, to output: inout [UInt8]) {
+    /// A session's STATUS fields: the settings and counters, the seed when
+    /// one is set, and for a target the odds (see `Figures`). Written once
+    /// for the two ways a STATUS goes out: straight into a connection's
+    /// bytes (`appendStatus`, a STATUS of thousands of sessions a second)
+    /// and as a `Record` (one session, a WAIT met at once).
+    static func writeStatus<Fields: FieldWriter>(of scheduled: borrowing ScheduledSession, to fields: inout Fields) {
         // Fields read where they lie: a copy of the session would retain its log.
-        output.append(contentsOf: "session name=".utf8)
-        ResponseEncoder.appendValue(scheduled.session.name.text, to: &output)
-        output.append(
-            contentsOf: (scheduled.session.isTyping ? " state=running monkeys=" : " state=stopped monkeys=").utf8)
-        ResponseEncoder.appendDecimal(UInt64(scheduled.session.settings.monkeys), to: &output)
-        ResponseEncoder.appendField("interval", scheduled.session.settings.interval.description, to: &output)
-        ResponseEncoder.appendField("alphabet", scheduled.session.settings.alphabet.text, to: &output)
-        ResponseEncoder.appendField("target", scheduled.session.settings.target.target, to: &output)
-        output.append(contentsOf: " typed=".utf8)
-        ResponseEncoder.appendDecimal(scheduled.session.typed, to: &output)
-        output.append(contentsOf: " entries=".utf8)
-        ResponseEncoder.appendDecimal(UInt64(scheduled.session.log.count), to: &output)
-        output.append(contentsOf: " hits=".utf8)
-        ResponseEncoder.appendDecimal(scheduled.session.hits, to: &output)
-        ResponseEncoder.appendField("best", scheduled.session.best, to: &output)
-        if let seed = scheduled.session.settings.seed {
-            ResponseEncoder.appendField("seed", seed.description, to: &output)
-        }
+        fields.write("name", scheduled.session.name.text)
+        fields.write("state", scheduled.session.isTyping ? "running" : "stopped")
+        fields.write("monkeys", decimal: UInt64(scheduled.session.settings.monkeys))
+        fields.write("interval", scheduled.session.settings.interval.description)
+        fields.write("alphabet", scheduled.session.settings.alphabet.text)
+        fields.write("target", scheduled.session.settings.target.target)
+        fields.write("typed", decimal: scheduled.session.typed)
+        fields.write("entries", decimal: UInt64(scheduled.session.log.count))
+        fields.write("hits", decimal: scheduled.session.hits)
+        fields.write("best", scheduled.session.best)
+        if let seed = scheduled.session.settings.seed { fields.write("seed", seed.description) }
         if let odds = scheduled.odds {
             let figures = odds.figures(interval: scheduled.session.settings.interval, typed: scheduled.session.typed)
-            ResponseEncoder.appendField("p_hit", figures.pHit, to: &output)
-            ResponseEncoder.appendField("expected_entries", figures.expectedEntries, to: &output)
-            ResponseEncoder.appendField("expected_seconds", figures.expectedSeconds, to: &output)
-            ResponseEncoder.appendField("chance", figures.chance, to: &output)
+            fields.write("p_hit", figures.pHit)
+            fields.write("expected_entries", figures.expectedEntries)
+            fields.write("expected_seconds", figures.expectedSeconds)
+            fields.write("chance", figures.chance)
         }
+    }
+
+    /// The STATUS line of a session, written straight into `output`.
+    static func appendStatus(of scheduled: borrowing ScheduledSession, to output: inout [UInt8]) {
+        output.appendLiteral("session")
+        LineFields.appending(to: &output) { writeStatus(of: scheduled, to: &$0) }
         output.append(0x0A)
     }
 
+    /// The STATUS record of a session.
     static func statusRecord(_ scheduled: ScheduledSession) -> Record {
-        let session = scheduled.session
-        let settings = session.settings
-        var record = Record(
-            type: "session",
-            fields: [
-                ("name", session.name.text), ("state", session.isTyping ? "running" : "stopped"),
-                ("monkeys", String(settings.monkeys)), ("interval", settings.interval.description),
-                ("alphabet", settings.alphabet.text), ("target", settings.target.target),
-                ("typed", String(session.typed)), ("entries", String(session.log.count)),
-                ("hits", String(session.hits)), ("best", session.best),
-            ])
-        if let seed = settings.seed { record.fields.append(("seed", seed.description)) }
-        if let odds = scheduled.odds {
-            record.fields += odds.figures(interval: settings.interval, typed: session.typed).fields
-        }
-        return record
+        var fields = RecordFields()
+        writeStatus(of: scheduled, to: &fields)
+        return Record(type: "session", fields: fields.fields)
     }
 
     /// The OK text of a START or SET, saying so when the target can never
@@ -468,10 +413,6 @@ extension Engine {
 
     private static func acknowledgement(_ text: String, _ impossibility: Impossibility?) -> String {
         guard let impossibility else { return text }
-        return "\(text); warning: \(neverTyped(impossibility))"
-    }
-
-    static func neverTyped(_ impossibility: Impossibility) -> String {
-        "the target can never be typed: \(impossibility)"
+        return "\(text); warning: \(impossibility.warning)"
     }
 }

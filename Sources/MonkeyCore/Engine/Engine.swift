@@ -83,13 +83,11 @@ public struct Engine {
         sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
         if session.isTyping { scheduleFirstTick(name, now: now) }
         return Event(
-            kind: .restore, session: name,
-            fields: Engine.settingsFields(session.settings) + [
-                Event.Field("state", session.isTyping ? "running" : "stopped"),
-                Event.Field("entries", String(session.log.count)),
-                Event.Field("id", String(session.nextID)),
-                Event.Field("number", String(session.nextNumber)),
-            ], peer: nil)
+            .restored(
+                Event.Restored(
+                    settings: session.settings, isTyping: session.isTyping, entries: session.log.count,
+                    nextID: session.nextID, nextNumber: session.nextNumber)),
+            session: name)
     }
 
     /// The odds of a target with these settings. Sessions often share
@@ -297,33 +295,17 @@ public struct Engine {
     }
 
     private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
-        let target = sessions[name]?.session.settings.target.target ?? ""
-        return Event(
-            kind: .hit, session: name,
-            fields: [
-                Event.Field("target", target), Event.Field("id", String(entry.id)),
-                Event.Field("number", String(entry.number)), Event.Field("text", entry.text),
-            ], peer: nil)
+        Event(.hit(entry, target: sessions[name]?.session.settings.target.target ?? ""), session: name)
     }
 
     private func bestEvent(_ name: SessionName, _ entry: Entry) -> Event {
         let session = sessions[name]?.session
-        let best = session?.best ?? ""
         return Event(
-            kind: .best, session: name,
-            fields: [
-                Event.Field("target", session?.settings.target.target ?? ""), Event.Field("best", best),
-                Event.Field("id", String(entry.id)), Event.Field("number", String(entry.number)),
-            ], peer: nil)
-    }
-
-    static func settingsFields(_ settings: SessionSettings) -> [Event.Field] {
-        var fields = [
-            Event.Field("target", settings.target.target), Event.Field("monkeys", String(settings.monkeys)),
-            Event.Field("interval", settings.interval.description), Event.Field("alphabet", settings.alphabet.text),
-        ]
-        if let seed = settings.seed { fields.append(Event.Field("seed", seed.description)) }
-        return fields
+            .best(
+                Event.Progress(
+                    target: session?.settings.target.target ?? "", best: session?.best ?? "",
+                    length: session?.bestLength ?? 0, entryID: entry.id, number: entry.number)),
+            session: name)
     }
 }
 

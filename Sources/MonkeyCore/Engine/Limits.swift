@@ -1,4 +1,4 @@
-/// Bounds on everything that comes from outside (PRODUCT.md section 6);
+/// Bounds on everything that comes from outside (monkeyd.conf(5));
 /// each is configurable in monkeyd.conf.
 public struct Limits: Sendable, Equatable {
     public var maximumLineLength = 4096

@@ -2,13 +2,13 @@
 /// the next one gets. Ids increase by one with each event; the ids of
 /// events dropped (retention) or lost (a crash) are never given again.
 public struct EventLog: Sendable {
-    private var events: [StreamEvent] = []
+    private var events: [EventRecord] = []
     /// Events before this index have been dropped; removed in bulk.
     private var start = 0
     public private(set) var capacity: Int
     public private(set) var nextID: UInt64
 
-    public init(capacity: Int, nextID: UInt64, restoring restored: [StreamEvent] = []) {
+    public init(capacity: Int, nextID: UInt64, restoring restored: [EventRecord] = []) {
         precondition(capacity > 0, "a log holds at least one event")
         self.capacity = capacity
         self.nextID = max(nextID, (restored.last?.id ?? 0) + 1)
@@ -17,21 +17,20 @@ public struct EventLog: Sendable {
 
     public var count: Int { events.count - start }
     public var isEmpty: Bool { count == 0 }
-    public var oldest: StreamEvent? { isEmpty ? nil : events[start] }
-    public var newest: StreamEvent? { isEmpty ? nil : events.last }
+    public var oldest: EventRecord? { isEmpty ? nil : events[start] }
+    public var newest: EventRecord? { isEmpty ? nil : events.last }
 
     /// The event at `position`, 0 being the oldest retained.
-    public subscript(position: Int) -> StreamEvent { events[start + position] }
+    public subscript(position: Int) -> EventRecord { events[start + position] }
 
-    /// Gives the draft the next id and `time`, appends it, drops the oldest
-    /// past the capacity, and returns it.
-    @discardableResult
-    public mutating func append(_ draft: StreamEventDraft, time: UInt64) -> StreamEvent {
-        let event = StreamEvent(id: nextID, time: time, kind: draft.kind, session: draft.session, fields: draft.fields)
+    /// Records the event's record of `kind` with the next id and `time`,
+    /// and drops the oldest past the capacity. The record is not returned:
+    /// most have no reader yet, and a copy costs a retain of each of its
+    /// parts (`newest` reads it when one does).
+    public mutating func append(_ event: Event, as kind: EventRecord.Kind, of session: SessionName, time: UInt64) {
+        events.append(EventRecord(id: nextID, time: time, kind: kind, session: session, content: .event(event.payload)))
         nextID += 1
-        events.append(event)
         dropBeyondCapacity()
-        return event
     }
 
     /// Ids below `id` may have been handed out before a crash: the next
@@ -44,17 +43,11 @@ public struct EventLog: Sendable {
 
     /// The position of the first event with an id greater than `id`.
     public func position(afterID id: UInt64) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle].id <= id { low = middle + 1 } else { high = middle }
-        }
-        return low
+        (0..<count).partitionPoint { self[$0].id > id }
     }
 
     /// Every retained event, oldest first (for writing them to disk).
-    public var retained: ArraySlice<StreamEvent> { events[start...] }
+    public var retained: ArraySlice<EventRecord> { events[start...] }
 
     private mutating func dropBeyondCapacity() {
         guard count > capacity else { return }
@@ -97,7 +90,7 @@ public struct EventCursor: Sendable, Equatable {
         return cursor
     }
 
-    public func wants(_ event: StreamEvent) -> Bool {
+    public func wants(_ event: EventRecord) -> Bool {
         event.id > lastID && (session?.matches(event.session) ?? true)
     }
 

@@ -94,13 +94,7 @@ public struct EntryLog: Sendable {
     /// The position of the first entry whose id is greater than `id`
     /// (`count` if there is none).
     public func position(afterID id: UInt64) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle].id <= id { low = middle + 1 } else { high = middle }
-        }
-        return low
+        (0..<count).partitionPoint { self[$0].id > id }
     }
 
     /// The positions a `LOG`/`TAIL` query selects: entries after `afterID`,

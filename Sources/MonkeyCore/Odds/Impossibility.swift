@@ -27,6 +27,10 @@ public struct Impossibility: Sendable, Equatable, CustomStringConvertible {
         targetLength = length
     }
 
+    /// The warning of a START or SET (its `OK` text, the journal's
+    /// `warning` field).
+    public var warning: String { "the target can never be typed: \(self)" }
+
     /// Whether entries are shorter than the target.
     public var isEntryTooShort: Bool { entryLength < targetLength }
 

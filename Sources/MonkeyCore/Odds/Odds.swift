@@ -1,5 +1,5 @@
 /// What a session with a target can expect: `p`, the probability that one
-/// entry contains the target, and what follows from it (PRODUCT.md §8).
+/// entry contains the target, and what follows from it (monkeyctl(1), THE ODDS).
 ///
 /// Each of an entry's N characters (N = monkeys) is drawn uniformly and
 /// independently from the alphabet's k characters, so `p` depends only on

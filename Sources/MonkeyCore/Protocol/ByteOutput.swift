@@ -6,6 +6,8 @@ public protocol ByteOutput {
     /// A string's UTF-8 bytes, copied from where they lie.
     mutating func appendUTF8(_ text: String)
     mutating func appendLiteral(_ text: StaticString)
+    /// A number in decimal digits (see `ResponseEncoder.appendDecimal`).
+    mutating func appendDecimal(_ value: UInt64)
 }
 
 extension [UInt8]: ByteOutput {
@@ -23,6 +25,31 @@ extension [UInt8]: ByteOutput {
 
     public mutating func appendLiteral(_ text: StaticString) {
         text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    public mutating func appendDecimal(_ value: UInt64) {
+        if value < 10 {
+            append(0x30 + UInt8(value))
+            return
+        }
+        // On the stack: this runs for every number of every STATUS line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            let start = Self.storeDigits(of: value, endingAt: 20, in: buffer)
+            append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
+        }
+    }
+
+    /// Writes `value`'s digits backwards from `end`; returns where they start.
+    @inline(__always)
+    static func storeDigits(of value: UInt64, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var remaining = value
+        var start = end
+        repeat {
+            start -= 1
+            buffer[start] = 0x30 + UInt8(remaining % 10)
+            remaining /= 10
+        } while remaining > 0
+        return start
     }
 }
 
@@ -67,6 +94,26 @@ public final class ByteBuffer: ByteOutput {
 
     public func appendLiteral(_ text: StaticString) {
         text.withUTF8Buffer { appendBytes($0) }
+    }
+
+    /// Written straight into the buffer: the stderr line has several
+    /// numbers, and a temporary buffer for each cost more than its digits.
+    public func appendDecimal(_ value: UInt64) {
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20 && value >= power {
+            digits += 1
+            power = power &* 10
+        }
+        if digits > capacity - count { grow(toHold: count + digits) }
+        var remaining = value
+        var position = count + digits
+        repeat {
+            position -= 1
+            base[position] = 0x30 + UInt8(remaining % 10)
+            remaining /= 10
+        } while remaining > 0
+        count += digits
     }
 
     /// The bytes written so far.

@@ -26,3 +26,23 @@ public struct ProtocolError: Error, Sendable, Equatable {
         self.message = message
     }
 }
+
+extension ErrorCode {
+    /// The code's place in `allCases`, by a switch rather than a search.
+    var ordinal: Int {
+        switch self {
+        case .unknownCommand: 0
+        case .badRequest: 1
+        case .badArgument: 2
+        case .noSuchSession: 3
+        case .tooManySessions: 4
+        case .lineTooLong: 5
+        case .busy: 6
+        case .denied: 7
+        case .shuttingDown: 8
+        case .storageError: 9
+        case .timedOut: 10
+        case .internal: 11
+        }
+    }
+}

@@ -216,11 +216,7 @@ public struct RequestParser: Sendable {
                 query.last = try whole(key, value, in: 0...Int(Int32.max))
             case "after":
                 guard query.after == nil else { throw Self.repeated(key) }
-                guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(value) else {
-                    throw ProtocolError(
-                        .badArgument, "after must be an entry id (a whole number), not \(Self.quote(value))")
-                }
-                query.after = id
+                query.after = try Self.afterID(value, "an entry id")
             default:
                 throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are last and after")
             }
@@ -234,11 +230,7 @@ public struct RequestParser: Sendable {
             switch key {
             case "after":
                 guard query.after == nil else { throw Self.repeated(key) }
-                guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(value) else {
-                    throw ProtocolError(
-                        .badArgument, "after must be an event id (a whole number), not \(Self.quote(value))")
-                }
-                query.after = id
+                query.after = try Self.afterID(value, "an event id")
             case "session":
                 guard query.session == nil else { throw Self.repeated(key) }
                 guard let pattern = SessionPattern(value) else { throw Self.badPattern(value) }
@@ -282,6 +274,15 @@ public struct RequestParser: Sendable {
             throw ProtocolError(.badRequest, "WAIT needs for=hit, for=stopped or for=best=N; usage: \(verb.usage)")
         }
         return (condition, timeout)
+    }
+
+    /// The id of `after=` (LOG, TAIL, EVENTS): digits only, since
+    /// `UInt64("+5")` would accept a sign the grammar does not have.
+    private static func afterID(_ value: String, _ what: String) throws(ProtocolError) -> UInt64 {
+        guard value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = UInt64(value) else {
+            throw ProtocolError(.badArgument, "after must be \(what) (a whole number), not \(quote(value))")
+        }
+        return id
     }
 
     static func badPattern(_ text: String) -> ProtocolError {

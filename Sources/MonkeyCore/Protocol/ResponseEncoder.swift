@@ -109,20 +109,6 @@ public enum ResponseEncoder {
 
     @inlinable
     public static func appendDecimal<Output: ByteOutput>(_ value: UInt64, to output: inout Output) {
-        if value < 10 {
-            output.append(0x30 + UInt8(value))
-            return
-        }
-        // On the stack: this runs for every number of every STATUS line.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var remaining = value
-            var start = 20
-            while remaining > 0 {
-                start -= 1
-                buffer[start] = 0x30 + UInt8(remaining % 10)
-                remaining /= 10
-            }
-            output.appendBytes(UnsafeBufferPointer(rebasing: buffer[start..<20]))
-        }
+        output.appendDecimal(value)
     }
 }

@@ -1,11 +1,11 @@
-/// The format of the events file: the stream's events (`StreamEvent`),
+/// The format of the events file: the stream's events (`EventRecord`),
 /// appended at each sync and rewritten with the newest `max_events` when it
 /// holds twice that many.
 ///
 /// An 8-byte header, then records framed as in the entries journal
 /// (`length` u32, `crc` u32, then the body), each body one event: `kind`
 /// (u8, 1), then `id`, `time` (milliseconds since the Unix epoch), the
-/// event's kind (its index in `StreamEvent.Kind`), the session name, the
+/// event's kind (its index in `EventRecord.Kind`), the session name, the
 /// number of fields and each field's key and value (`VarInt`s; texts a
 /// `VarInt` length and UTF-8).
 public enum EventFile {
@@ -17,26 +17,27 @@ public enum EventFile {
     /// Appends the event's record, assembled in `scratch` (whatever it
     /// held is dropped): one copy into `output` rather than a dozen small
     /// appends to it, for every event the daemon publishes.
-    public static func append(_ event: StreamEvent, to output: inout [UInt8], assemblingIn scratch: ByteBuffer) {
+    public static func append(_ event: EventRecord, to output: inout [UInt8], assemblingIn scratch: ByteBuffer) {
         scratch.removeAll()
         var record = scratch
         for _ in 0..<recordHeaderLength { record.append(0) }
         record.append(1)
         VarInt.append(event.id, to: &record)
         VarInt.append(event.time, to: &record)
-        VarInt.append(UInt64(StreamEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &record)
+        VarInt.append(UInt64(EventRecord.Kind.allCases.firstIndex(of: event.kind) ?? 0), to: &record)
         record.appendText(event.session.text)
-        VarInt.append(UInt64(event.fields.count), to: &record)
-        for index in event.fields.indices {
-            record.appendText(event.fields[index].key)
-            record.appendText(event.fields[index].value)
-        }
+        // The count comes first: the fields are rendered once to count them.
+        var counted = FileFields(record: nil)
+        event.writeFields(to: &counted)
+        VarInt.append(UInt64(counted.count), to: &record)
+        var fields = FileFields(record: record)
+        event.writeFields(to: &fields)
         scratch.withMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer($0)) }
         scratch.withBytes { output.append(contentsOf: $0) }
     }
 
     /// A whole file holding `events`.
-    public static func encode<Events: Sequence<StreamEvent>>(_ events: Events) -> [UInt8] {
+    public static func encode<Events: Sequence<EventRecord>>(_ events: Events) -> [UInt8] {
         var output = header
         let scratch = ByteBuffer()
         for event in events { append(event, to: &output, assemblingIn: scratch) }
@@ -69,7 +70,7 @@ public enum EventFile {
     }
 
     private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, after lastID: UInt64)
-        -> Result<(StreamEvent, Int), EntryFileContents.Damage>
+        -> Result<(EventRecord, Int), EntryFileContents.Damage>
     {
         JournalFile.sealedBody(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
             guard let event = event(sealed.body) else { return .failure(.checksumMismatch(offset: offset)) }
@@ -78,27 +79,61 @@ public enum EventFile {
         }
     }
 
-    private static func event(_ body: UnsafeRawBufferPointer) -> StreamEvent? {
+    private static func event(_ body: UnsafeRawBufferPointer) -> EventRecord? {
         guard body[0] == 1 else { return nil }
         var reader = FieldReader(body, at: 1)
         guard let id = reader.integer(), let time = reader.integer(), let kindIndex = reader.integer(),
-            kindIndex < UInt64(StreamEvent.Kind.allCases.count), let name = reader.text().flatMap(SessionName.init),
+            kindIndex < UInt64(EventRecord.Kind.allCases.count), let name = reader.text().flatMap(SessionName.init),
             let count = reader.integer(), count <= UInt64(body.count)
         else { return nil }
-        var fields: [Event.Field] = []
+        var fields: [EventRecord.Field] = []
         for _ in 0..<count {
             guard let key = reader.text(), let value = reader.text() else { return nil }
-            fields.append(Event.Field(key, value))
+            fields.append(EventRecord.Field(key, value))
         }
         guard reader.isAtEnd else { return nil }
-        return StreamEvent(
-            id: id, time: time, kind: StreamEvent.Kind.allCases[Int(kindIndex)], session: name, fields: fields)
+        return EventRecord(
+            id: id, time: time, kind: EventRecord.Kind.allCases[Int(kindIndex)], session: name,
+            content: .written(fields))
+    }
+}
+
+/// A record's fields as the events file writes them: a key and a value,
+/// each a text. Rendered twice: first only counted (the count comes
+/// first), then into `record`.
+private struct FileFields: FieldWriter {
+    var count = 0
+    let record: ByteBuffer?
+
+    init(record: ByteBuffer?) {
+        self.record = record
+    }
+
+    mutating func write(_ key: StaticString, _ value: String) {
+        count += 1
+        guard var record else { return }
+        key.withUTF8Buffer { key in
+            VarInt.append(UInt64(key.count), to: &record)
+            record.appendBytes(key)
+        }
+        record.appendText(value)
+    }
+
+    mutating func write(_ key: StaticString, decimal value: UInt64) {
+        write(key, String(value))
+    }
+
+    mutating func write(key: String, _ value: String) {
+        count += 1
+        guard var record else { return }
+        record.appendText(key)
+        record.appendText(value)
     }
 }
 
 /// What reading an events file found.
 public struct EventFileContents: Sendable, Equatable {
-    public var events: [StreamEvent] = []
+    public var events: [EventRecord] = []
     public var validLength = 0
     public var damage: EntryFileContents.Damage?
 }

@@ -1,0 +1,63 @@
+import MonkeyCore
+
+/// Typing: one timer for all sessions, and what each typed entry becomes:
+/// a record for the store, lines for followers, a journal entry if asked.
+extension Daemon {
+    func tickTimerFired() {
+        counters.wakeUps.note(.tickTimer)
+        runPass {
+            tickTimer.fired()
+            pass.movesTickTimer = true
+            runTicksIfDue()
+        }
+    }
+
+    /// Runs the ticks that are due. The timer runs those due within the
+    /// coalescing window too (`TickPlan.isWorthRunning`), to share its
+    /// wake-up; the linger of `pollReady`, which is awake anyway and polls
+    /// every millisecond, waits until the earliest is due (`onlyWhenDue`),
+    /// so that a long stream (a scrape of every session's metrics) does not
+    /// move a whole grid step of ticks ahead of their time. Ticks run in a
+    /// pass of their own: changes answered but not yet durable were
+    /// committed at the end of the pass before, so no entry is typed under
+    /// a change that may still be taken back.
+    func runTicksIfDue(onlyWhenDue: Bool = false) {
+        let now = Daemon.now()
+        guard let deadline = engine.nextDeadline(),
+            onlyWhenDue ? deadline <= now : engine.plan.isWorthRunning(deadline: deadline, now: now)
+        else {
+            return
+        }
+        scratch.typed.removeAll(keepingCapacity: true)
+        let events = engine.runDueTicks(now: now, into: &scratch.typed)
+        deliver(scratch.typed)
+        record(events)
+        pass.changedState = true
+        pass.movesTickTimer = true
+    }
+
+    /// Delivers a batch of typed entries, in typing order: to the store (in
+    /// bulk, or with the session's bookkeeping when `needsAttention`:
+    /// `DurabilityPolicy.typed` says whether to compact its entries file or
+    /// reserve ids at once), to the journal if `log_typed`, and to the
+    /// session's followers, whose writes are held back to share one with
+    /// the next tick's (see `Subscriptions.holdBack`).
+    private func deliver(_ batch: [TypedEntry]) {
+        var touched: [Connection] = []
+        let logsTyped = configuration.logTyped
+        for typed in batch {
+            if typed.needsAttention {
+                if let session = engine.session(named: typed.session) {
+                    engine.setAttention(typed.session, from: store.append(typed, of: session))
+                }
+            } else {
+                store.record(typed)
+            }
+            if logsTyped { record(Event(.typed(typed.entry), session: typed.session)) }
+            // Most sessions have no follower: no name is hashed for them.
+            guard typed.isFollowed else { continue }
+            counters.followerEntriesLost &+= subscriptions.deliver(typed, touching: &touched)
+        }
+        if !touched.isEmpty { subscriptions.holdBack(touched) }
+    }
+}

@@ -1,0 +1,64 @@
+import MonkeyCore
+
+/// What the storage thread is to write at the next sync, for every session
+/// at once: typed entries as journal records in one buffer (handing it over
+/// is one move and writing it one `write`, however many sessions type),
+/// compacted entries files, and the epochs that changed since the last
+/// sync.
+struct Outbox: Sendable {
+    /// Typed entries, in typing order.
+    var entries = JournalBatch()
+    /// Whole entries files (compactions) that replace a session's file,
+    /// with the newest entry they hold.
+    var replacements: [Replacement] = []
+    var replacementBytes = 0
+    /// Sessions whose epoch changed (created, cleared) or that are gone
+    /// (nil): only the newest epoch of each, since the writer starts the
+    /// file afresh for it. A stream of CLEARs of one session between two
+    /// syncs so costs one file, not one each.
+    var epochChanges: [SessionName: UInt64?] = [:]
+    /// Events of the stream recorded since the last sync, to append to the
+    /// events file; or, when the file is due to be rewritten, the events it
+    /// is to hold (the event log's newest) instead. Both are slices of the
+    /// event log and the storage thread encodes them: handing them over
+    /// costs the daemon's queue one copy of a reference per sync, not an
+    /// encoding per event (a third of what a pipelined change cost).
+    var newEvents: ArraySlice<EventRecord> = []
+    var eventsFile: ArraySlice<EventRecord>?
+
+    struct Replacement: Sendable {
+        let name: SessionName
+        let epoch: UInt64
+        let bytes: [UInt8]
+        let lastID: UInt64
+        let lastNumber: UInt64
+    }
+
+    var isEmpty: Bool {
+        entries.isEmpty && replacements.isEmpty && epochChanges.isEmpty && newEvents.isEmpty && eventsFile == nil
+    }
+
+    /// Past this many bytes the outbox is written without waiting for the
+    /// end of `sync_interval`, so that a long interval with fast typing
+    /// cannot grow it without bound.
+    static let largeSize = 16 << 20
+    var isLarge: Bool { entries.count + replacementBytes > Self.largeSize }
+
+    mutating func append(_ entry: Entry, session: SessionName, epoch: UInt64) {
+        entries.append(entry, session: session, epoch: epoch)
+    }
+
+    mutating func replace(_ name: SessionName, epoch: UInt64, with file: [UInt8], newest: Entry) {
+        replacements.append(
+            Replacement(name: name, epoch: epoch, bytes: file, lastID: newest.id, lastNumber: newest.number))
+        replacementBytes += file.count
+    }
+
+    /// The session's epoch changed or it is gone. What it typed before
+    /// stays in the batch, to be skipped by its epoch when the journal is
+    /// folded: taking it out would cost a pass over the batch per CLEAR.
+    mutating func changeEpoch(of name: SessionName, to epoch: UInt64?) {
+        // Not a subscript assignment, which would remove the key for nil.
+        epochChanges.updateValue(epoch, forKey: name)
+    }
+}
