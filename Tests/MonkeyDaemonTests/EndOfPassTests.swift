@@ -22,7 +22,7 @@ struct EndOfPassTests {
         let options = DaemonOptions(
             socketPath: directory.path + "/monkeyd.sock", stateDirectory: directory.path + "/state",
             configurationPath: configuration)
-        daemon = try MonkeyDaemon.start(options)
+        daemon = try MonkeyDaemon.start(options, events: RecordingSink())
         client = try ClientConnection(path: options.socketPath)
         let daemon = self.daemon
         connection = try #require(

@@ -44,8 +44,9 @@ public enum MonkeyDaemon {
     /// (a second daemon on the same socket stops here, before it creates or
     /// touches anything of the state); then the metrics listener, the state
     /// directory and the store. A failure after the bind removes the
-    /// socket it created.
-    static func start(_ options: DaemonOptions) throws(StartupError) -> Daemon {
+    /// socket it created. `events` replaces the journal or stderr (tests
+    /// that run the daemon in process keep its lines out of their output).
+    static func start(_ options: DaemonOptions, events: EventSink? = nil) throws(StartupError) -> Daemon {
         let configuration = try ConfigurationFile.load(options)
         // Every client costs a descriptor; the default soft limit (often 1024) can be below max_clients.
         let openFiles = Syscalls.raiseOpenFileLimit()
@@ -54,7 +55,7 @@ public enum MonkeyDaemon {
                 "monkeyd: warning: only \(openFiles) open files allowed (RLIMIT_NOFILE); "
                     + "max_clients = \(configuration.limits.maximumClients) cannot all be served")
         }
-        let sink: EventSink = JournalSink.isReachable ? JournalSink() : StandardErrorSink()
+        let sink: EventSink = events ?? (JournalSink.isReachable ? JournalSink() : StandardErrorSink())
         let descriptors: [Systemd.PassedDescriptor]
         do {
             descriptors = try Systemd.listenDescriptors()
