@@ -16,6 +16,8 @@ public struct Engine {
     public var plan = TickPlan()
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
     private var dueScratch: [TickScheduler.Item] = []
+    /// Types the ticks' entries; its scratch buffers are reused.
+    private var typist = Typist()
     /// The sessions in name order as of a `SessionTable.generation`, for
     /// STATUS of every session (see `status(_:)`).
     var sortedSlots: (generation: UInt64?, sessions: [SessionTable.NamedSlot]) = (nil, [])
@@ -58,6 +60,8 @@ public struct Engine {
         /// The odds of its target with its settings (nil: no target),
         /// worked out when they change, never per tick.
         var odds: Odds?
+        /// The kernel's tables for its alphabet and target (see `typingTables()`).
+        var tables: TypingTables?
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -169,6 +173,9 @@ public struct Engine {
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
         defer { self.random = random }
+        var typist = Typist()
+        swap(&typist, &self.typist)
+        defer { swap(&typist, &self.typist) }
         // Taken out of `self` so that it is the buffer's only owner: emptying
         // a shared buffer would allocate a new one at every wake-up.
         var batch: [TickScheduler.Item] = []
@@ -193,20 +200,14 @@ public struct Engine {
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
-                let bestBefore = scheduled.session.bestLength
-                let entry = scheduled.session.type(using: &random)
-                scheduled.entriesTyped &+= 1
-                scheduled.charactersTyped &+= UInt64(scheduled.session.settings.monkeys)
-                if entry.isHit { scheduled.hitsTyped &+= 1 }
-                let next = plan.nextDue(after: item.due, interval: interval, now: now)
-                typed.append(
-                    TypedEntry(
-                        session: scheduled.session.name, epoch: scheduled.session.epoch, entry: entry,
-                        isFollowed: scheduled.isFollowed, needsAttention: entry.id >= scheduled.attentionID))
-                return .typed(next, improvesBest: scheduled.session.bestLength > bestBefore)
+                let job = Engine.job(for: &scheduled, count: 1, random: random)
+                let batch = typist.type(job)
+                random = batch.random
+                Engine.merge(batch, into: &scheduled, typed: &typed, events: &events)
+                return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
             }
             guard let outcome else { continue }
-            guard case .typed(let next, let improvesBest) = outcome else {
+            guard case .typed(let next) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
                 continue
@@ -214,10 +215,6 @@ public struct Engine {
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
-            if let last = typed.last {
-                if improvesBest { events.append(bestEvent(last.session, last.entry)) }
-                if last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
-            }
         }
         return events
     }
@@ -226,8 +223,8 @@ public struct Engine {
     private enum TickOutcome {
         /// Due within the shared window but not within the session's own.
         case notYet
-        /// Typed; next due then, and whether best progress grew.
-        case typed(UInt64, improvesBest: Bool)
+        /// Typed; next due then.
+        case typed(UInt64)
     }
 
     /// Tells whether connections follow the session, so that ticks of the
@@ -292,20 +289,6 @@ public struct Engine {
             let due
         else { return }
         schedule(slot: slot, interval: interval, at: due)
-    }
-
-    private func hitEvent(_ name: SessionName, _ entry: Entry) -> Event {
-        Event(.hit(entry, target: sessions[name]?.session.settings.target.target ?? ""), session: name)
-    }
-
-    private func bestEvent(_ name: SessionName, _ entry: Entry) -> Event {
-        let session = sessions[name]?.session
-        return Event(
-            .best(
-                Event.Progress(
-                    target: session?.settings.target.target ?? "", best: session?.best ?? "",
-                    length: session?.bestLength ?? 0, entryID: entry.id, number: entry.number)),
-            session: name)
     }
 }
 

@@ -82,6 +82,23 @@ public struct Session: Sendable {
         return entry
     }
 
+    /// Takes in a batch typed from the session's next id (a `TypingJob` made
+    /// from it): its kept entries into the log, the ids and numbers past
+    /// it, its hits and best progress. Returns the number of its first entry.
+    @discardableResult
+    public mutating func absorb(_ batch: TypedBatch) -> UInt64 {
+        precondition(batch.firstID == nextID, "a batch is typed from the session's next id")
+        let numberOfFirst = nextNumber
+        for index in 0..<batch.kept.count { log.append(batch.keptEntry(index, numberOfFirst: numberOfFirst)) }
+        let count = UInt64(batch.count)
+        nextID += count
+        nextNumber += count
+        typed += count
+        hits += UInt64(batch.hitCount)
+        bestLength = max(bestLength, min(batch.bestLength, settings.target.length))
+        return numberOfFirst
+    }
+
     /// Applies new settings; a new target starts its hits and progress
     /// afresh. Returns what it replaced, for `undo`.
     @discardableResult
