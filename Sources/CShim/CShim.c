@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <sched.h>
+#include <sys/resource.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -199,4 +201,24 @@ int monkey_set_raw_terminal(int fd, const void *saved) {
     raw.c_cc[VMIN] = 1;
     raw.c_cc[VTIME] = 0;
     return monkey_set_terminal_attributes(fd, &raw);
+}
+
+int monkey_lower_thread_priority(int nice) {
+    if (setpriority(PRIO_PROCESS, (id_t)gettid(), nice) != 0) return -1;
+    struct sched_param param = {.sched_priority = 0};
+    return sched_setscheduler(0, SCHED_BATCH, &param);
+}
+
+int monkey_affinity_cpu_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    return CPU_COUNT(&set);
+}
+
+int monkey_name_thread(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = 0;
+    return pthread_setname_np(pthread_self(), cut);
 }

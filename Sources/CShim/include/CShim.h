@@ -75,4 +75,14 @@ int monkey_set_terminal_attributes(int fd, const void *saved);
 /// there (VMIN 1, VTIME 0). Output processing stays as it was. 0 or -1.
 int monkey_set_raw_terminal(int fd, const void *saved);
 
+/// For the calling thread only: setpriority(PRIO_PROCESS, gettid(), nice),
+/// then sched_setscheduler(0, SCHED_BATCH). 0, or -1 with errno.
+int monkey_lower_thread_priority(int nice);
+
+/// sched_getaffinity(0): how many CPUs the process may run on; -1 on failure.
+int monkey_affinity_cpu_count(void);
+
+/// pthread_setname_np(pthread_self(), name): the kernel keeps 15 bytes.
+int monkey_name_thread(const char *name);
+
 #endif

@@ -30,6 +30,11 @@ public struct Configuration: Sendable, Equatable {
     /// How long a metrics connection lives from its accept: its request and
     /// the whole answer must fit in it (a slow peer is cut).
     public var metricsTimeout = Interval(nanoseconds: 10_000_000_000)
+    /// Threads that type flat-out sessions; nil: one for each processor
+    /// the daemon may use (`auto`). Read at start-up only.
+    public var typingThreads: Int?
+    /// The most typing threads a configuration may ask for.
+    public static let typingThreadLimit = 1024
 
     public init() {}
 
@@ -45,7 +50,7 @@ public struct Configuration: Sendable, Equatable {
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
         "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "max_events",
         "log_typed", "socket_mode", "socket_group", "idle_timeout", "metrics_listen", "max_metrics_clients",
-        "metrics_timeout",
+        "metrics_timeout", "typing_threads",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {
@@ -126,6 +131,8 @@ public struct Configuration: Sendable, Equatable {
             }
         case "max_metrics_clients": maximumMetricsClients = try Self.count(value, 1...100_000)
         case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
+        case "typing_threads":
+            typingThreads = value == "auto" ? nil : try Self.count(value, 1...Self.typingThreadLimit, orAuto: true)
         case "socket_mode":
             guard let mode = UInt32(value, radix: 8), mode <= 0o777 else {
                 throw Message(text: "expected an octal mode such as 0660, not '\(value)'")
@@ -139,10 +146,11 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
-    private static func count(_ value: String, _ range: ClosedRange<Int>) throws(Message) -> Int {
+    private static func count(_ value: String, _ range: ClosedRange<Int>, orAuto: Bool = false) throws(Message) -> Int {
         guard let number = Int(value.replacingUnderscores()), range.contains(number) else {
+            let auto = orAuto ? " or auto" : ""
             throw Message(
-                text: "expected a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+                text: "expected a whole number from \(range.lowerBound) to \(range.upperBound)\(auto), not '\(value)'")
         }
         return number
     }

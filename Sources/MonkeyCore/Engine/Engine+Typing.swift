@@ -100,3 +100,129 @@ extension Engine.ScheduledSession {
         return fresh
     }
 }
+
+// MARK: Flat out
+
+/// A batch of a flat-out session's entries for a typing thread, with what
+/// the owner checks when it comes back (`Engine.merge(_:of:into:)`).
+public struct PoolJob: Sendable {
+    public let job: TypingJob
+    public let ticket: Ticket
+
+    /// Which session the batch is for, and the state it was made from: the
+    /// batch is merged only if the session is still in that state.
+    public struct Ticket: Sendable {
+        let slot: Int
+        let name: SessionName
+        let epoch: UInt64
+        let settings: SessionSettings
+        /// Engine-wide, never twice: the session's one batch in flight.
+        let number: UInt64
+    }
+}
+
+extension Engine {
+    /// Characters a flat-out batch types: a few milliseconds of one
+    /// typing thread's work at the kernel's speed.
+    public static let flatOutBatchCharacters = 4 << 20
+    /// The most entries of one flat-out batch, whatever the monkeys.
+    public static let flatOutBatchEntries = 1 << 16
+
+    /// Entries in one flat-out batch of a session of `monkeys`, with
+    /// `retention` entries kept: the kept texts are at most a batch's characters.
+    static func flatOutCount(monkeys: Int) -> Int {
+        max(1, min(Self.flatOutBatchEntries, Self.flatOutBatchCharacters / max(monkeys, 1)))
+    }
+
+    /// Up to `limit` jobs for flat-out sessions (interval 0) that are
+    /// typing and have no batch in flight, taken round robin so that each
+    /// gets its turn. The ids of a job are the session's next ones; none
+    /// is given until the batch is merged, and none while it is in flight.
+    public mutating func flatOutJobs(limit: Int) -> [PoolJob] {
+        guard limit > 0, !flatOut.order.isEmpty else { return [] }
+        var jobs: [PoolJob] = []
+        var random = self.random
+        defer { self.random = random }
+        var visited = 0
+        let total = flatOut.order.count
+        var index = flatOut.cursor % total
+        var stale: [Int] = []
+        while jobs.count < limit && visited < total {
+            let slot = flatOut.order[index]
+            index = (index + 1) % total
+            visited += 1
+            guard sessions.due(ofSlot: slot) != nil else {
+                stale.append(slot)
+                continue
+            }
+            let ticketNumber = nextTicket
+            let made = sessions.withSession(inSlot: slot) { scheduled -> (PoolJob?, isFlatOut: Bool) in
+                let session = scheduled.session
+                guard session.isTyping, session.settings.interval.nanoseconds == 0 else { return (nil, false) }
+                guard scheduled.inFlight == nil else { return (nil, true) }
+                // Each job types from a random state of its own: batches run at once.
+                let job = Engine.job(
+                    for: &scheduled, count: Engine.flatOutCount(monkeys: session.settings.monkeys),
+                    random: WyRand(seed: random.next()))
+                scheduled.inFlight = ticketNumber
+                let ticket = PoolJob.Ticket(
+                    slot: slot, name: session.name, epoch: session.epoch, settings: session.settings,
+                    number: ticketNumber)
+                return (PoolJob(job: job, ticket: ticket), true)
+            }
+            guard let made, made.isFlatOut else {
+                stale.append(slot)
+                continue
+            }
+            guard let job = made.0 else { continue }
+            nextTicket &+= 1
+            jobs.append(job)
+        }
+        flatOut.cursor = index
+        for slot in stale { flatOut.remove(slot) }
+        return jobs
+    }
+
+    /// Merges a flat-out batch (see `merge(_:into:typed:events:)`) if its
+    /// session is as it was when the job was made: same slot and name,
+    /// epoch, settings, still typing, no entry typed since. Otherwise the
+    /// batch is discarded: a change (SET, CLEAR, STOP, DELETE) that came
+    /// while it was in flight wins, and its ids were never given. Either
+    /// way the session may have its next batch. Returns the events.
+    public mutating func merge(_ batch: TypedBatch, of ticket: PoolJob.Ticket, into typed: inout [TypedEntry])
+        -> [Event]
+    {
+        var events: [Event] = []
+        guard sessions.slot(of: ticket.name) == ticket.slot else { return events }
+        _ = sessions.withSession(inSlot: ticket.slot) { scheduled in
+            guard scheduled.inFlight == ticket.number else { return }
+            scheduled.inFlight = nil
+            let session = scheduled.session
+            guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
+                session.nextID == batch.firstID
+            else { return }
+            Engine.merge(batch, into: &scheduled, typed: &typed, events: &events)
+        }
+        return events
+    }
+
+    /// Flat-out sessions that may want a batch.
+    public var hasFlatOutSessions: Bool { !flatOut.order.isEmpty }
+}
+
+/// The slots of flat-out sessions, in the order they take turns.
+struct FlatOutRing {
+    private(set) var order: [Int] = []
+    private var members: Set<Int> = []
+    var cursor = 0
+
+    mutating func insert(_ slot: Int) {
+        if members.insert(slot).inserted { order.append(slot) }
+    }
+
+    mutating func remove(_ slot: Int) {
+        guard members.remove(slot) != nil, let index = order.firstIndex(of: slot) else { return }
+        order.remove(at: index)
+        if cursor > index { cursor -= 1 }
+    }
+}

@@ -18,6 +18,11 @@ public struct Engine {
     private var dueScratch: [TickScheduler.Item] = []
     /// Types the ticks' entries; its scratch buffers are reused.
     private var typist = Typist()
+    /// Flat-out sessions (interval 0), which type on the typing threads
+    /// rather than at ticks (see `flatOutJobs`).
+    var flatOut = FlatOutRing()
+    /// The number of the next flat-out batch (`PoolJob.Ticket`).
+    var nextTicket: UInt64 = 1
     /// The sessions in name order as of a `SessionTable.generation`, for
     /// STATUS of every session (see `status(_:)`).
     var sortedSlots: (generation: UInt64?, sessions: [SessionTable.NamedSlot]) = (nil, [])
@@ -62,6 +67,8 @@ public struct Engine {
         var odds: Odds?
         /// The kernel's tables for its alphabet and target (see `typingTables()`).
         var tables: TypingTables?
+        /// The ticket of its flat-out batch in flight, if any: at most one.
+        var inFlight: UInt64?
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -199,6 +206,7 @@ public struct Engine {
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
+                guard interval > 0 else { return .flatOut }
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
                 let batch = typist.type(job)
@@ -207,6 +215,7 @@ public struct Engine {
                 return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
             }
             guard let outcome else { continue }
+            if case .flatOut = outcome { continue }
             guard case .typed(let next) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
@@ -223,6 +232,8 @@ public struct Engine {
     private enum TickOutcome {
         /// Due within the shared window but not within the session's own.
         case notYet
+        /// A flat-out session: no tick (an item left from before it was).
+        case flatOut
         /// Typed; next due then.
         case typed(UInt64)
     }
@@ -248,6 +259,12 @@ public struct Engine {
 
     private mutating func schedule(slot: Int, interval: UInt64, at due: UInt64) {
         sessions.setDue(due, ofSlot: slot)
+        // Flat out: no tick; it types on the typing threads while it has a due time.
+        if interval == 0 {
+            plan.remove(slot: slot)
+            flatOut.insert(slot)
+            return
+        }
         plan.place(slot: slot, interval: interval)
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {

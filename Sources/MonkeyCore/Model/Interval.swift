@@ -4,6 +4,8 @@ public struct Interval: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let nanoseconds: UInt64
 
     public static let millisecond = Interval(nanoseconds: 1_000_000)
+    /// A session of interval 0 types flat out: entries back to back.
+    public static let flatOut = Interval(nanoseconds: 0)
     public static let defaultTick = Interval(nanoseconds: 100_000_000)
     public static let longestTick = Interval(nanoseconds: 86_400_000_000_000)
 

@@ -328,18 +328,21 @@ public struct RequestParser: Sendable {
     static func monkeys(_ limits: Limits) -> ClosedRange<Int> { 1...limits.maximumMonkeys }
 
     /// An interval a session may type at, from its text; nil for any other.
+    /// 0 is flat out: entries back to back on the typing threads.
     static func interval(_ value: String, _ limits: Limits) -> Interval? {
-        guard let interval = Interval(parsing: value), interval >= limits.shortestInterval,
-            interval <= limits.longestInterval
+        guard let interval = Interval(parsing: value),
+            interval == .flatOut || (interval >= limits.shortestInterval && interval <= limits.longestInterval)
         else { return nil }
         return interval
     }
 
     private func interval(_ value: String) throws(ProtocolError) -> Interval {
+        if let interval = Interval(parsing: value), interval == .flatOut { return interval }
         let range = limits.shortestInterval...limits.longestInterval
         return try Self.duration(
             value, in: range,
-            "interval must be a duration from \(range.lowerBound) to \(range.upperBound) (like 250ms, 1.5s, 2min)")
+            "interval must be 0 (flat out) or a duration from \(range.lowerBound) to \(range.upperBound) "
+                + "(like 250ms, 1.5s, 2min)")
     }
 
     /// The shortest WAIT timeout: any that is not zero.

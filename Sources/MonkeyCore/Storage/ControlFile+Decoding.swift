@@ -123,7 +123,7 @@ extension ControlFile {
     private static func session(_ reader: inout FieldReader) -> StoredSession? {
         guard let name = reader.text().flatMap(SessionName.init), let epoch = reader.integer(),
             let flags = reader.integer(), flags <= 3, let monkeys = reader.integer(), monkeys >= 1,
-            monkeys <= UInt64(Int32.max), let interval = reader.integer(), interval > 0,
+            monkeys <= UInt64(Int32.max), let interval = reader.integer(),
             let alphabetText = reader.text(), let alphabet = try? Alphabet(validating: alphabetText, limit: 1 << 20),
             let target = reader.text()
         else { return nil }

@@ -39,6 +39,8 @@ extension Daemon {
             pass.movesTickTimer = true
         }
         settle()
+        // Committed: flat-out sessions started or changed may type.
+        if pass.changedState { feedTypingPool() }
         if store.policy.wantsSnapshot {
             store.compact(
                 engine.snapshots, nextEpoch: engine.nextEpoch, nextEventID: eventLog.nextID, replyingOn: queue)

@@ -36,6 +36,41 @@ extension Daemon {
         pass.movesTickTimer = true
     }
 
+    /// Merges what the typing threads typed, in a pass of its own: each
+    /// batch whose session is as it was when its job was made
+    /// (`Engine.merge(_:of:into:)`; the others are discarded), delivered
+    /// in id order like a tick's entries; then more jobs.
+    func typedBatchesFinished() {
+        runPass {
+            let results = typingPool.takeResults()
+            guard !results.isEmpty else { return }
+            batchesInFlight -= results.count
+            guard !isShuttingDown else { return }
+            scratch.typed.removeAll(keepingCapacity: true)
+            var events: [Event] = []
+            for (ticket, batch) in results {
+                events.append(contentsOf: engine.merge(batch, of: ticket, into: &scratch.typed))
+            }
+            deliver(scratch.typed)
+            record(events)
+            pass.changedState = true
+            feedTypingPool()
+        }
+    }
+
+    /// Hands the typing threads jobs of flat-out sessions, each with no
+    /// batch in flight, round robin, keeping about two a thread queued.
+    /// Jobs are made from committed state only: at the end of a pass,
+    /// after its group commit, or after a merge.
+    func feedTypingPool() {
+        guard engine.hasFlatOutSessions, !isShuttingDown else { return }
+        let room = 2 * typingPool.threadCount - batchesInFlight
+        guard room > 0 else { return }
+        let jobs = engine.flatOutJobs(limit: room)
+        batchesInFlight += jobs.count
+        typingPool.submit(jobs)
+    }
+
     /// Delivers a batch of typed entries, in typing order: to the store (in
     /// bulk, or with the session's bookkeeping when `needsAttention`:
     /// `DurabilityPolicy.typed` says whether to compact its entries file or

@@ -44,6 +44,20 @@ final class Daemon: @unchecked Sendable {
     /// connection is open (Daemon+Timeouts.swift).
     lazy var idleTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(50)) { [self] in idleTimerFired() }
     var pollSource: DispatchSourceRead?
+    /// The typing threads of flat-out sessions (Daemon+Typing.swift),
+    /// started with the first batch; their number is read at start-up.
+    lazy var typingPool = TypingPool(
+        threads: configuration.typingThreads ?? Syscalls.usableProcessorCount(),
+        finished: { [weak self] in
+            guard let daemon = self else { return }
+            daemon.queue.async { daemon.typedBatchesFinished() }
+        },
+        failed: { [weak self] error in
+            guard let daemon = self else { return }
+            daemon.queue.async { daemon.sink.log(.warning, "typing thread: \(error)") }
+        })
+    /// Flat-out batches handed to the typing threads and not yet merged.
+    var batchesInFlight = 0
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (Daemon+Signals.swift).
     var signalDescriptor: Int32?
     var isShuttingDown = false

@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import MonkeyCore
+import Testing
+
+/// Flat out (monkeyd(8), interval=0): a session types back to back on the
+/// typing threads, the daemon answers meanwhile, STOP stops it, seeded
+/// texts are those `monkeyctl replay` derives, and a crash gives no id twice.
+@Suite("Flat-out typing")
+struct FlatOutTests {
+    static func status(_ daemon: DaemonProcess, _ session: String) throws -> [String: String] {
+        try fields(daemon.request("STATUS \(session)")[0])
+    }
+
+    static func typed(_ daemon: DaemonProcess, _ session: String) throws -> UInt64 {
+        UInt64(try status(daemon, session)["typed"] ?? "") ?? 0
+    }
+
+    @Test func aFlatOutSessionTypesWhileTheDaemonAnswersAndStops() throws {
+        let daemon = try DaemonProcess(configuration: "typing_threads = 2\n")
+        #expect(try daemon.request("START s interval=0 monkeys=100") == ["OK started s"])
+        #expect(try Self.status(daemon, "s")["interval"] == "0ms")
+        #expect(try eventually { try Self.typed(daemon, "s") > 10_000 })
+        let before = try Self.typed(daemon, "s")
+        #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
+        #expect(try eventually { try Self.typed(daemon, "s") > before })
+        #expect(try daemon.request("STOP s") == ["OK stopped s"])
+        let stopped = try Self.typed(daemon, "s")
+        // A batch in flight when STOP came is discarded, never merged.
+        #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
+        #expect(try Self.typed(daemon, "s") == stopped)
+        #expect(try Self.status(daemon, "s")["state"] == "stopped")
+        let entries = try daemon.request("LOG s last=3").dropLast().map(fields)
+        #expect(entries.count == 3 && entries.allSatisfy { $0["text"]?.count == 100 })
+    }
+
+    @Test func aChangeWhileFlatOutAppliesToEveryLaterEntry() throws {
+        let daemon = try DaemonProcess(configuration: "typing_threads = 1\n")
+        _ = try daemon.request("START s interval=0 monkeys=50 alphabet=ab")
+        #expect(try eventually { try Self.typed(daemon, "s") > 1000 })
+        #expect(try daemon.request("SET s monkeys=7 alphabet=xyz") == ["OK updated s"])
+        let changedAt = try Self.typed(daemon, "s")
+        #expect(try eventually { try Self.typed(daemon, "s") > changedAt + 1000 })
+        _ = try daemon.request("STOP s")
+        let entries = try daemon.request("LOG s last=100").dropLast().map(fields)
+        #expect(entries.count == 100)
+        for entry in entries {
+            let text = entry["text"] ?? ""
+            #expect(text.count == 7 && text.allSatisfy { "xyz".contains($0) }, "\(entry)")
+        }
+        #expect(try daemon.request("CLEAR s") == ["OK cleared s"])
+        _ = try daemon.request("START s")
+        #expect(try eventually { try Self.typed(daemon, "s") > 100 })
+        #expect(try daemon.request("DELETE s") == ["OK deleted s"])
+        #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
+    }
+
+    @Test func seededEntriesTypedFlatOutAreWhatReplayDerives() throws {
+        let daemon = try DaemonProcess(configuration: "typing_threads = 2\n")
+        _ = try daemon.request("START s seed=99 monkeys=12 interval=0 alphabet=abcdef")
+        #expect(try eventually { try Self.typed(daemon, "s") > 5000 })
+        _ = try daemon.request("STOP s")
+        let entries = try daemon.request("LOG s last=50").dropLast().map(fields)
+        #expect(entries.count == 50)
+        let alphabet = try #require(try? Alphabet(validating: "abcdef", limit: 256))
+        for entry in entries {
+            let id = try #require(UInt64(entry["id"] ?? ""))
+            #expect(entry["text"] == SeededTyping.text(seed: 99, id: id, monkeys: 12, alphabet: alphabet), "id \(id)")
+        }
+        for entry in entries.prefix(2) + entries.suffix(2) {
+            let replayed = try MonkeyctlProcess.run([
+                "replay", "--seed", "99", "--id", entry["id"] ?? "", "--monkeys", "12", "--alphabet", "abcdef",
+            ])
+            #expect(replayed.status == 0 && replayed.lines == [entry["text"] ?? ""], "\(replayed)")
+        }
+    }
+
+    @Test func killNineWhileFlatOutGivesNoIdTwice() throws {
+        let state = TemporaryDirectory()
+        let configuration = "sync_interval = 20ms\ntyping_threads = 2\n"
+        let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("START s interval=0 monkeys=20")
+        _ = try daemon.request("START t interval=1h")
+        #expect(try eventually { try Self.typed(daemon, "s") > 20_000 })
+        let seen = try daemon.request("LOG s last=10").dropLast().compactMap { UInt64(try fields($0)["id"] ?? "") }
+        #expect(seen.count == 10)
+        #expect(try daemon.request("SET t monkeys=9") == ["OK updated t"])
+        try daemon.stop(signal: SIGKILL)
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        #expect(try Self.status(again, "t")["monkeys"] == "9", "an acknowledged change is kept")
+        let highest = try #require(seen.max())
+        var newest: UInt64 = 0
+        #expect(
+            try eventually {
+                newest = UInt64(try again.request("LOG s last=1").dropLast().first.map(fields)?["id"] ?? "") ?? 0
+                return newest > highest
+            }, "the restored session types on, past every id seen before the kill: \(newest) vs \(highest)")
+        _ = try again.request("STOP s")
+    }
+}
