@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <fcntl.h>
 
 void monkey_line_buffer_stdio(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -106,6 +107,10 @@ int monkey_read_signal(int fd) {
 
 int monkey_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int monkey_pipe_cloexec(int ends[2]) {
+    return pipe2(ends, O_CLOEXEC);
 }
 
 int monkey_use_one_malloc_arena(void) {

@@ -146,6 +146,22 @@ public enum Command: Sendable, Equatable {
         }
     }
 
+    /// Whether it talks to a daemon (and so may go through `-H`).
+    var reachesDaemon: Bool {
+        switch self {
+        case .help, .clientVersion, .odds, .replay, .bridge: false
+        case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .events, .wait, .ping, .metrics, .hello,
+            .top:
+            true
+        }
+    }
+
+    /// Whether `-H` may be given several times: one table of every host's answer.
+    var takesSeveralHosts: Bool {
+        if case .status = self { return true }
+        return false
+    }
+
     /// The session a command works on when none is named.
     public static let defaultSession = "default"
 
@@ -162,11 +178,15 @@ public struct Invocation: Sendable, Equatable {
     public var command: Command
     /// `--socket`, when given; otherwise the default rules apply.
     public var socketPath: String?
+    /// `-H`, each time given: the hosts whose daemons to ask (through ssh);
+    /// empty for this one's. More than one only for `status`.
+    public var hosts: [String]
     public var isJSON: Bool
 
-    public init(command: Command, socketPath: String? = nil, isJSON: Bool = false) {
+    public init(command: Command, socketPath: String? = nil, hosts: [String] = [], isJSON: Bool = false) {
         self.command = command
         self.socketPath = socketPath
+        self.hosts = hosts
         self.isJSON = isJSON
     }
 }
