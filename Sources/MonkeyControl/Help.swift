@@ -10,7 +10,7 @@ enum Help {
 
     static var global: String {
         """
-        Usage: monkeyctl [--socket PATH] [--json] SUBCOMMAND [SESSION] [OPTIONS]
+        Usage: monkeyctl [-H [USER@]HOST] [--socket PATH] [--json] SUBCOMMAND [SESSION] [OPTIONS]
 
         Control monkeyd, the infinite-monkey typewriter daemon.
 
@@ -46,6 +46,8 @@ enum Help {
 
         Environment:
           MONKEYD_SOCKET   socket path when --socket is not given
+          MONKEYCTL_HOST   the host for -H when it is not given
+          MONKEYCTL_SSH    the ssh command for -H, run by sh (default: ssh)
           XDG_RUNTIME_DIR  without either, the socket is $XDG_RUNTIME_DIR/monkeyd/monkeyd.sock
                            (as root: \(DefaultPaths.systemSocket))
           NO_COLOR         when set and not empty, never colour the output
@@ -67,7 +69,9 @@ enum Help {
     private static var commonOptions: String {
         """
         Options for every subcommand:
-          --socket PATH          talk to monkeyd at PATH
+          --socket PATH          talk to monkeyd at PATH (with -H: on HOST)
+          -H, --host [USER@]HOST talk to monkeyd on HOST: ssh HOST monkeyctl bridge
+                                 (several times for status: one table of every host)
           --json                 print JSON Lines: one object per record, or {"ok":true,"message":...}
           -h, --help             show help and exit
           --version              show the version of monkeyctl and exit
