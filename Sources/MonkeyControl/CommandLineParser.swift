@@ -41,7 +41,9 @@ public enum CommandLineParser {
             throw UsageError("'\(subcommand.rawValue)' talks to no daemon: -H is not for it")
         }
         if hosts.count > 1 && !command.takesSeveralHosts {
-            throw UsageError("'\(subcommand.rawValue)' asks one daemon: -H may be given several times only to 'status'")
+            throw UsageError(
+                "'\(subcommand.rawValue)' asks one daemon: -H may be given several times only to 'status' and 'coverage'"
+            )
         }
         for host in hosts {
             if let problem = RemoteHost.problem(with: host) {
@@ -89,6 +91,7 @@ public enum CommandLineParser {
         case .ping: return .ping
         case .metrics: return .metrics
         case .bridge: return .bridge
+        case .coverage: return .coverage(session: session)
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
         case .odds:

@@ -26,6 +26,9 @@ public enum ControlFailure: Error, Sendable, Equatable {
     /// `status` of several hosts: `failed` of them failed, each already
     /// reported; `first` is the exit status.
     indirect case someHostsFailed(failed: Int, of: Int, first: ControlFailure)
+    /// `coverage` of several hosts: `host` does not run the experiment
+    /// `first` runs (`what` says how it differs); nothing was united.
+    case hostsDiffer(host: String, first: String, what: String)
 
     /// The lines written to stderr, each without its newline.
     public var messageLines: [String] {
@@ -46,6 +49,8 @@ public enum ControlFailure: Error, Sendable, Equatable {
             Self.passedOn(said) + ["monkeyctl: cannot connect to monkeyd on \(host): \(Self.lastSaid(said))"]
         case .hostLost(let host, let said):
             Self.passedOn(said) + ["monkeyctl: lost the connection to monkeyd on \(host): \(Self.lastSaid(said))"]
+        case .hostsDiffer(let host, let first, let what):
+            ["monkeyctl: \(host) does not run the experiment \(first) runs: \(Visible.escaped(what))"]
         case .someHostsFailed(let failed, let count, _):
             ["monkeyctl: \(failed) of \(count) hosts failed"]
         }

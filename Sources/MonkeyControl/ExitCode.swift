@@ -23,6 +23,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch failure {
         case .usage: .usage
         case .daemon(let code, _): code == ErrorCode.timedOut.rawValue ? .timedOut : .daemonError
+        // Each host answered; together they are refused.
+        case .hostsDiffer: .daemonError
         case .unreachable, .hostUnreachable: .unreachable
         case .connectionLost, .malformedReply, .hostLost: .connectionLost
         case .interrupted: .interrupted

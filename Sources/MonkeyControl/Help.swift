@@ -31,6 +31,7 @@ enum Help {
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           metrics                        print the daemon's metrics (Prometheus text format)
+          coverage [SESSION]             a corpus session's coverage; -H several times: the union
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
           replay --seed S --id ID --monkeys N [--alphabet CHARS]
                                          type entry ID of a session with seed S again (no daemon)
@@ -283,6 +284,16 @@ enum Help {
               --id ID                the entry's id (not its number), at least 1
               --monkeys N            the number of monkeys when the entry was typed
               --alphabet CHARS       the alphabet when the entry was typed
+            """
+        case .coverage:
+            """
+            Usage: monkeyctl coverage [SESSION] [-H HOST]...
+
+            Prints the coverage of the corpus session SESSION. With -H given several
+            times, asks every host for the same-named session's coverage as bitmap
+            lines, checks that they run the same experiment (the corpus digest, the
+            alphabet and the chunk), and prints the union: a character is covered if
+            any host covered it. A host that differs is named, and nothing is united.
             """
         case .bridge:
             """

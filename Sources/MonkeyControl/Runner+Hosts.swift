@@ -7,18 +7,16 @@ extension Runner {
     /// stderr, the others still shown, and the first failure is the exit
     /// status.
     func statusOfHosts(_ request: String) throws(ControlFailure) {
-        let asked = connectors.map { connector in
-            Result { () throws(ControlFailure) -> DaemonLink in try ask(connector, request) }
-        }
+        let answers = answers(to: request)
         let width = connectors.map { Visible.escaped($0.place).count }.max() ?? 0
         var firstFailure: ControlFailure?
         var failed = 0
-        for (connector, link) in zip(connectors, asked) {
+        for (connector, answer) in zip(connectors, answers) {
             let host = connector.place
             let name = Visible.escaped(host)
             let column = name + String(repeating: " ", count: width - name.count) + "  "
             do throws(ControlFailure) {
-                let records = try answer(on: link.get())
+                let records = try answer.get()
                 for var record in records {
                     guard invocation.isJSON else {
                         console.print(column + formatter.line(for: record))
@@ -36,6 +34,17 @@ extension Runner {
             console.flush()
         }
         if let firstFailure { throw .someHostsFailed(failed: failed, of: connectors.count, first: firstFailure) }
+    }
+
+    /// `request` sent to every host at once, then each answer read in
+    /// order: its records, or why the host failed.
+    func answers(to request: String) -> [Result<[Record], ControlFailure>] {
+        let asked = connectors.map { connector in
+            Result { () throws(ControlFailure) -> DaemonLink in try ask(connector, request) }
+        }
+        return asked.map { link in
+            Result { () throws(ControlFailure) -> [Record] in try answer(on: link.get()) }
+        }
     }
 
     private func ask(_ connector: Connector, _ request: String) throws(ControlFailure) -> DaemonLink {

@@ -27,7 +27,11 @@ struct Runner {
         }
         guard let request = RequestLine.request(for: command) else { return }
         if connectors.count > 1 {
-            try statusOfHosts(request)
+            if case .coverage(let session) = command {
+                try coverageOfHosts(session)
+            } else {
+                try statusOfHosts(request)
+            }
             return
         }
         let link = try connector.connect()
@@ -196,7 +200,7 @@ struct Runner {
     func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
         // WAIT answers with the session's status record, which says it all.
-        case .status, .log, .tail, .events, .wait:
+        case .status, .log, .tail, .events, .wait, .coverage:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

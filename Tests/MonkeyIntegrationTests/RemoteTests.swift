@@ -221,6 +221,62 @@ struct RemoteTests {
         #expect(result.errorLines.last == "monkeyctl: 1 of 2 hosts failed", "\(result)")
     }
 
+    /// Whether the daemon knows COVERAGE (corpus sessions): the coverage
+    /// tests run once it does.
+    static let daemonKnowsCoverage: Bool = {
+        guard let daemon = try? DaemonProcess(), let help = try? daemon.request("HELP") else { return false }
+        return help.contains { $0.contains("COVERAGE") }
+    }()
+
+    /// A fleet whose daemons have the corpus `small` in their corpus directory.
+    static func corpusFleet() throws -> Fleet {
+        let fleet = try Fleet()
+        for daemon in [fleet.alpha, fleet.beta] {
+            let directory = daemon.stateDirectory + "/corpora/small"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data("abba babba\n".utf8).write(to: URL(fileURLWithPath: directory + "/one.txt"))
+            try Data("aab bba aabab bbbab aaaab".utf8).write(to: URL(fileURLWithPath: directory + "/two.txt"))
+        }
+        return fleet
+    }
+
+    /// `coverage` of the same session on two hosts with different seeds:
+    /// the union of their bitmaps, no less than either host's and no more
+    /// than both together, as each daemon gives them itself.
+    @Test(.enabled(if: RemoteTests.daemonKnowsCoverage))
+    func coverageOfSeveralHosts() throws {
+        let fleet = try Self.corpusFleet()
+        var covered: [Int] = []
+        for (seed, daemon) in [fleet.alpha, fleet.beta].enumerated() {
+            _ = try daemon.request("START c corpus=small alphabet=ab chunk=3 monkeys=4 interval=1ms seed=\(seed + 1)")
+            #expect(try eventually { try Int(fields(daemon.request("STATUS c")[0])["windows"] ?? "0") ?? 0 >= 20 })
+            _ = try daemon.request("STOP c")
+            let header = try daemon.request("COVERAGE c format=bitmap")[0]
+            covered.append(Int(try fields(header)["covered"] ?? "") ?? -1)
+        }
+        let result = try fleet.run(["-H", "alpha", "-H", "beta", "--json", "coverage", "c"])
+        #expect(result.status == 0 && result.error == "", "\(result)")
+        let total = try #require(result.lines.last { $0.contains(#""type":"coverage""#) }, "\(result)")
+        let union = try #require(
+            (try JSONSerialization.jsonObject(with: Data(total.utf8)) as? [String: Any])?["covered"] as? String)
+        let united = try #require(Int(union))
+        #expect(united >= covered.max() ?? 0 && united <= covered.reduce(0, +), "\(united) of \(covered)")
+        let table = try fleet.run(["-H", "alpha", "-H", "beta", "coverage", "c"])
+        #expect(table.status == 0 && table.lines.first?.hasPrefix("WORK ") == true, "\(table)")
+    }
+
+    /// Another chunk on one host: refused, naming that host; nothing printed.
+    @Test(.enabled(if: RemoteTests.daemonKnowsCoverage))
+    func coverageOfDifferentExperiments() throws {
+        let fleet = try Self.corpusFleet()
+        _ = try fleet.alpha.request("START c corpus=small alphabet=ab chunk=3 interval=1h")
+        _ = try fleet.beta.request("START c corpus=small alphabet=ab chunk=4 interval=1h")
+        let result = try fleet.run(["-H", "alpha", "-H", "beta", "coverage", "c"])
+        #expect(result.status == 1 && result.output == "", "\(result)")
+        #expect(
+            result.errorLines.last == "monkeyctl: beta does not run the experiment alpha runs: its chunk is 4, not 3")
+    }
+
     /// -H is checked before anything is started.
     @Test(arguments: [
         ["-H", "a", "-H", "b", "ping"], ["-H", "-oProxyCommand=x", "ping"], ["-H", "", "ping"],

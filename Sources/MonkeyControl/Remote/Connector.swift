@@ -96,7 +96,7 @@ extension SSHTunnel {
             Syscalls.shutdownBoth(fd)
             let (ending, said) = finish()
             return RemoteFailure.failure(host: host, ending: ending, said: said, hadAnswered: hadAnswered) ?? failure
-        case .usage, .daemon, .unreachable, .hostUnreachable, .hostLost, .interrupted, .someHostsFailed:
+        case .usage, .daemon, .unreachable, .hostUnreachable, .hostLost, .interrupted, .someHostsFailed, .hostsDiffer:
             return failure
         }
     }

@@ -343,6 +343,7 @@ final class TopLoop {
         case .unreachable(_, let error): error.reason
         case .hostUnreachable(_, let said), .hostLost(_, let said): RemoteFailure.reason(said)
         case .someHostsFailed(_, _, let first): reason(first)
+        case .hostsDiffer(_, _, let what): what
         case .malformedReply: "a reply that is not monkeyd's"
         case .daemon(let code, _): code
         case .usage, .interrupted: "?"
