@@ -71,8 +71,8 @@ enum Help {
         """
         Options for every subcommand:
           --socket PATH          talk to monkeyd at PATH (with -H: on HOST)
-          -H, --host [USER@]HOST talk to monkeyd on HOST: ssh HOST monkeyctl bridge
-                                 (several times for status: one table of every host)
+          -H, --host [USER@]HOST talk to monkeyd on HOST through ssh (several times for
+                                 status and coverage: one table of every host)
           --json                 print JSON Lines: one object per record, or {"ok":true,"message":...}
           -h, --help             show help and exit
           --version              show the version of monkeyctl and exit

@@ -28,7 +28,7 @@ extension Runner {
                 united.append(host)
             } catch {
                 if case .hostsDiffer = error { throw error }
-                for line in error.messageLines { console.printError(line) }
+                for line in Self.lines(of: error, host: host) { console.printError(line) }
                 if firstFailure == nil { firstFailure = error }
                 failed += 1
             }
@@ -109,7 +109,7 @@ extension Runner {
         }
         let rows =
             works.map { (Visible.escaped($0.name), $0.characters, $0.covered) }
-            + [("all (\(hosts.count) hosts)", union.characters, union.covered)]
+            + [("all (\(hosts.count) \(hosts.count == 1 ? "host" : "hosts"))", union.characters, union.covered)]
         let nameWidth = max(4, rows.map(\.0.count).max() ?? 0)
         let numbers = rows.map { (HumanNumbers.count(UInt64($0.1)), HumanNumbers.count(UInt64($0.2))) }
         let charactersWidth = max(10, numbers.map(\.0.count).max() ?? 0)

@@ -27,13 +27,25 @@ extension Runner {
                 }
                 if records.isEmpty && !invocation.isJSON { console.print(column + "no sessions") }
             } catch {
-                for line in error.messageLines { console.printError(line) }
+                for line in Self.lines(of: error, host: host) { console.printError(line) }
                 if firstFailure == nil { firstFailure = error }
                 failed += 1
             }
             console.flush()
         }
         if let firstFailure { throw .someHostsFailed(failed: failed, of: connectors.count, first: firstFailure) }
+    }
+
+    /// A failure's lines on stderr, said of `host` (ssh's failures name it already).
+    static func lines(of failure: ControlFailure, host: String) -> [String] {
+        switch failure {
+        case .hostUnreachable, .hostLost: return failure.messageLines
+        default:
+            let prefix = "monkeyctl: "
+            return failure.messageLines.map {
+                $0.hasPrefix(prefix) ? prefix + Visible.escaped(host) + ": " + $0.dropFirst(prefix.count) : $0
+            }
+        }
     }
 
     /// `request` sent to every host at once, then each answer read in

@@ -68,13 +68,15 @@ public struct CoverageUnion: Sendable {
     }
 
     private mutating func unite(_ host: Identity, _ lines: [Line]) throws(Mismatch) {
+        // The digest last: it may cover the chunk and the alphabet too,
+        // which say more about how two hosts differ.
         if let identity {
-            try Self.check("digest", host.digest, identity.digest)
             try Self.check("chunk", host.chunk, identity.chunk)
             if let alphabet = host.alphabet, let first = identity.alphabet {
                 try Self.check("alphabet", alphabet, first)
             }
             try Self.check("characters", String(host.characters), String(identity.characters))
+            try Self.check("digest", host.digest, identity.digest)
         } else {
             identity = host
         }
