@@ -173,6 +173,58 @@ struct RemoteTests {
         #expect(result.errorLines.last == "monkeyctl: lost the connection to monkeyd on alpha: Killed", "\(result)")
     }
 
+    /// `top` through ssh leaves no zombie: the tail pane's ssh is reaped
+    /// when the pane closes, and after an ssh is killed, top reconnects
+    /// with new ones and reaps the old.
+    @Test(.enabled(if: TmuxSession.isAvailable))
+    func topReapsItsSSHChildren() throws {
+        let fleet = try Fleet()
+        _ = try fleet.alpha.request("START one interval=20ms")
+        let pane = try TmuxSession(
+            columns: 100, rows: 20,
+            script:
+                "MONKEYCTL_SSH=\(SSHServer.quoted(fleet.ssh)) '\(Binaries.monkeyctl)' -H alpha top; echo $? > status")
+        try pane.waitFor("one's row") { TopTests.row($0, "one") != nil }
+        let panePID = try #require(
+            Int32(
+                pane.run(["display-message", "-p", "-t", TmuxSession.target, "#{pane_pid}"])
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let top = try #require(Self.descendants(of: panePID).first { Self.command(of: $0) == "monkeyctl" })
+        func children() -> [Int32] {
+            let path = "/proc/\(top)/task/\(top)/children"
+            return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                Int32($0)
+            }
+        }
+        func zombies() -> [Int32] { children().filter { Self.state(of: $0) == "Z" } }
+        // The connection for figures and the EVENTS stream.
+        #expect(eventually { children().count == 2 && zombies().isEmpty }, "\(children())")
+        try pane.press("Enter")
+        try pane.waitFor("the tail pane") { $0.contains { $0.hasPrefix("-- tail of one") } }
+        #expect(children().count == 3, "\(children())")
+        try pane.press("Enter")
+        try pane.waitFor("the pane gone") { !$0.contains { $0.hasPrefix("-- tail of") } }
+        #expect(eventually { children().count == 2 && zombies().isEmpty }, "\(children())")
+        // Each child is the sh that runs MONKEYCTL_SSH; the ssh under it holds the connection.
+        let before = Set(children())
+        for child in before {
+            for ssh in Self.descendants(of: child) where Self.command(of: ssh) == "ssh" { kill(ssh, SIGKILL) }
+        }
+        #expect(
+            eventually { children().count == 2 && Set(children()).isDisjoint(with: before) && zombies().isEmpty },
+            "\(children())")
+        try pane.waitFor("one's row again") { TopTests.row($0, "one") != nil }
+        try pane.press("q")
+        #expect(try pane.waitForFile("status") == "0\n")
+    }
+
+    /// The state letter of /proc/PID/stat (`Z` for a zombie).
+    static func state(of pid: Int32) -> String {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let end = stat.lastIndex(of: ")") else { return "?" }
+        return String(stat[stat.index(after: end)...].dropFirst().prefix(1))
+    }
+
     static func descendants(of pid: Int32) -> [Int32] {
         let path = "/proc/\(pid)/task/\(pid)/children"
         let children = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
