@@ -237,6 +237,31 @@ struct RemoteTests {
         ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
     }
 
+    /// Without MONKEYCTL_SSH, `ssh` is found on the PATH (here a script
+    /// that execs the real one with the test's configuration), started
+    /// directly: killed mid-stream, monkeyctl says so itself.
+    @Test func sshFromThePath() throws {
+        let fleet = try Fleet()
+        let directory = TemporaryDirectory()
+        let script = directory.path + "/ssh"
+        try "#!/bin/sh\nexec \(fleet.ssh) \"$@\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let environment = ["PATH": directory.path + ":/usr/bin:/bin"]
+        let ping = try MonkeyctlProcess.run(["-H", "alpha", "ping"], environment: environment)
+        #expect(ping.status == 0 && ping.lines == ["pong"], "\(ping)")
+        _ = try fleet.alpha.request("START f interval=5ms")
+        let follower = try MonkeyctlProcess(["-H", "alpha", "tail", "-f", "-n", "0", "f"], environment: environment)
+        #expect(follower.readLine() != nil, "an entry")
+        let ssh = Self.descendants(of: follower.pid)
+        #expect(ssh.map(Self.command) == ["ssh"], "ssh is monkeyctl's own child")
+        for pid in ssh { kill(pid, SIGKILL) }
+        let result = try follower.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(
+            result.errorLines.last == "monkeyctl: lost the connection to monkeyd on alpha: ssh was killed by signal 9",
+            "\(result)")
+    }
+
     /// `status` of several hosts: one table, the host first on each line
     /// (and `host` in JSON), each host's lines what it answers itself.
     @Test func statusOfSeveralHosts() throws {
