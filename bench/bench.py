@@ -11,6 +11,7 @@ import argparse
 import fcntl
 import os
 import platform
+import pwd
 import pty
 import re
 import shutil
@@ -47,8 +48,8 @@ class Bench:
     def __init__(self, arguments):
         self.arguments = arguments
         self.directory = tempfile.mkdtemp(prefix="monkeyd-bench.")
-        self.monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
-        self.monkeyctl = os.path.join(ROOT, ".build", "release", "monkeyctl")
+        self.monkeyd = os.path.join(os.path.abspath(arguments.binaries), "monkeyd")
+        self.monkeyctl = os.path.join(os.path.abspath(arguments.binaries), "monkeyctl")
         self.redis = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.client = os.path.join(self.directory, "loadclient")
         self.configuration = os.path.join(self.directory, "monkeyd.conf")
@@ -648,6 +649,120 @@ class Bench:
                     self.record(f"scrape of {sessions:,} sessions: MB", "monkeyd", figures["scrape_bytes"] / 1e6)
                 log(f"metrics run {run + 1}/{self.arguments.pairs}, {label}: {figures}")
 
+    # -- monkeyctl -H: through ssh ---------------------------------------------
+
+    def start_sshd(self):
+        """Debian's sshd on 127.0.0.1 with keys made here, as the tests run it:
+        remote commands get a PATH with the built monkeyctl first and may be
+        given MONKEYD_SOCKET. Returns the process and ssh's command line."""
+        directory = self.fresh_path("sshd")
+        for key in ("host", "user"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{directory}/{key}"], check=True)
+        shutil.copy(f"{directory}/user.pub", f"{directory}/authorized_keys")
+        os.makedirs("/run/sshd", exist_ok=True)
+        port = self.free_port()
+        binaries = os.path.dirname(self.monkeyctl)
+        with open(f"{directory}/sshd_config", "w") as file:
+            file.write(f"ListenAddress 127.0.0.1:{port}\nHostKey {directory}/host\n"
+                       f"AuthorizedKeysFile {directory}/authorized_keys\nPidFile {directory}/sshd.pid\n"
+                       "UsePAM no\nStrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                       "PermitRootLogin prohibit-password\nAcceptEnv MONKEYD_SOCKET\n"
+                       f"SetEnv PATH={binaries}:/usr/bin:/bin\nMaxStartups 100\n")
+        process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", f"{directory}/sshd_config"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in process.stderr:
+            if "Server listening" in line:
+                break
+        else:
+            raise RuntimeError("sshd did not start")
+        threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
+        ssh = ["ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o",
+               f"UserKnownHostsFile={directory}/known_hosts", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+               "-o", "LogLevel=ERROR", "-i", f"{directory}/user", "-p", str(port)]
+        return process, ssh
+
+    @staticmethod
+    def ping_rounds(send, receive, batch, seconds):
+        """Rounds of `batch` pipelined PINGs for `seconds`: requests/s, and
+        the round trips of single PINGs after them (ms)."""
+        def round_trip(count):
+            send(b"PING\n" * count)
+            seen = 0
+            pending = b""
+            while seen < count:
+                chunk = receive()
+                if not chunk:
+                    raise RuntimeError("the connection closed")
+                pending += chunk
+                seen = pending.count(b"\n")
+        round_trip(batch)
+        requests = 0
+        began = time.monotonic()
+        while time.monotonic() - began < seconds:
+            round_trip(batch)
+            requests += batch
+        rate = requests / (time.monotonic() - began)
+        singles = []
+        for _ in range(200):
+            start = time.perf_counter()
+            round_trip(1)
+            singles.append((time.perf_counter() - start) * 1000)
+        return rate, statistics.median(singles)
+
+    def remote(self):
+        """PINGs through `monkeyctl -H`'s path (one ssh connection to an sshd
+        on the loopback address, `monkeyctl bridge` on the far side), 100
+        pipelined at a time, beside the same on the daemon's socket; the
+        round trip of one PING on each, and a whole `monkeyctl -H HOST ping`
+        (ssh's handshake included) beside `monkeyctl ping`."""
+        sshd, ssh = self.start_sshd()
+        process, path = self.start_monkeyd()
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        batch = 100
+        try:
+            for run in range(self.arguments.pairs):
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+                    connection.connect(path)
+                    local_rate, local_ms = self.ping_rounds(
+                        connection.sendall, lambda: connection.recv(65536), batch, self.arguments.ping_seconds)
+                bridge = subprocess.Popen(
+                    ssh + ["-o", f"SetEnv=MONKEYD_SOCKET={path}", f"{user}@127.0.0.1", "monkeyctl bridge"],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+                def send(data):
+                    bridge.stdin.write(data)
+                    bridge.stdin.flush()
+                try:
+                    remote_rate, remote_ms = self.ping_rounds(
+                        send, lambda: os.read(bridge.stdout.fileno(), 65536), batch, self.arguments.ping_seconds)
+                finally:
+                    bridge.stdin.close()
+                    bridge.wait(timeout=30)
+                commands = {"local": [self.monkeyctl, "--socket", path, "ping"],
+                            "remote": [self.monkeyctl, "-H", f"{user}@127.0.0.1", "ping"]}
+                environment = dict(os.environ, MONKEYCTL_SSH=" ".join(ssh + ["-o", f"SetEnv=MONKEYD_SOCKET={path}"]))
+                whole = {}
+                for kind, command in commands.items():
+                    times = []
+                    for _ in range(10):
+                        start = time.perf_counter()
+                        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment)
+                        times.append((time.perf_counter() - start) * 1000)
+                    whole[kind] = statistics.median(times)
+                self.record("PING, 100 pipelined, on the socket: requests/s", "monkeyd", local_rate)
+                self.record("PING, 100 pipelined, through -H (one ssh connection): requests/s", "monkeyd",
+                            remote_rate)
+                self.record("one PING's round trip on the socket: ms", "monkeyd", local_ms)
+                self.record("one PING's round trip through -H: ms", "monkeyd", remote_ms)
+                self.record("one PING's round trip: ms added by ssh", "monkeyd", remote_ms - local_ms)
+                self.record("monkeyctl ping, the whole command: ms", "monkeyd", whole["local"])
+                self.record("monkeyctl -H HOST ping, the whole command (ssh's handshake): ms", "monkeyd",
+                            whole["remote"])
+                log(f"remote run {run + 1}/{self.arguments.pairs}: {local_rate:.0f} vs {remote_rate:.0f} requests/s, "
+                    f"{local_ms:.3f} vs {remote_ms:.3f} ms, whole {whole}")
+        finally:
+            self.stop(process)
+            self.stop(sshd)
+
     @staticmethod
     def read_statuses(connection, count):
         text = ""
@@ -742,7 +857,10 @@ class Bench:
                         break
         except OSError:
             pass
-        redis_version = subprocess.run([self.redis, "--version"], capture_output=True, text=True).stdout.split()
+        try:
+            redis_version = subprocess.run([self.redis, "--version"], capture_output=True, text=True).stdout.split()
+        except OSError:
+            redis_version = []  # a run of workloads that need no redis
         version = next((field for field in redis_version if field.startswith("v=")), "v=?")[2:]
         load = os.getloadavg()[0]
         return (f"{os.cpu_count()} CPUs ({model}), Linux {platform.release()}, redis-server {version}, "
@@ -768,8 +886,10 @@ def main():
     parser.add_argument("--top-seconds", type=float, default=20, help="measured window, with top and without")
     parser.add_argument("--top-probes", type=int, default=5, help="changes of each kind timed on top's screen")
     workloads = ["control", "typing", "seeded", "fanout", "glob-tail", "waiters", "startup", "odds", "durable",
-                 "starts", "set-latency", "metrics", "top"]
+                 "starts", "set-latency", "metrics", "top", "remote"]
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
+    parser.add_argument("--binaries", default=os.path.join(ROOT, ".build", "release"),
+                        help="where monkeyd and monkeyctl are (a debug build for a quick look)")
     arguments = parser.parse_args()
     bench = Bench(arguments)
     started = time.monotonic()
@@ -782,7 +902,7 @@ def main():
              "startup": bench.startup, "odds": bench.odds, "durable": bench.durable_control,
              "starts": bench.starts, "set-latency": bench.set_latency, "glob-tail": bench.glob_tail,
              "waiters": bench.waiters, "seeded": bench.seeded, "metrics": bench.metrics,
-             "top": bench.top}[workload]()
+             "top": bench.top, "remote": bench.remote}[workload]()
             log(f"{workload} done in {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(bench.directory, ignore_errors=True)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/resource.h>
 
@@ -108,6 +109,10 @@ int monkey_read_signal(int fd) {
 
 int monkey_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int monkey_pipe_cloexec(int ends[2]) {
+    return pipe2(ends, O_CLOEXEC);
 }
 
 int monkey_use_one_malloc_arena(void) {

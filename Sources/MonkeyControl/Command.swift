@@ -5,7 +5,8 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case start, stop, set, clear, delete, status, log, tail, events, wait, top, ping, hello, version, metrics, help,
         odds,
         replay,
-        bridge
+        bridge,
+        coverage
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
@@ -18,7 +19,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .events: [.follow, .after, .session]
         case .wait: [.hit, .stopped, .best, .timeout]
         case .top: [.once, .delay]
-        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help, .bridge: []
+        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help, .bridge, .coverage: []
         }
     }
 
@@ -26,7 +27,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     var maximumPositionals: Int {
         switch self {
         case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge: 0
-        case .start, .stop, .set, .clear, .delete, .status, .wait, .help: 1
+        case .start, .stop, .set, .clear, .delete, .status, .wait, .help, .coverage: 1
         case .log, .tail: Int.max
         }
     }
@@ -134,6 +135,9 @@ public enum Command: Sendable, Equatable {
     /// The full-screen live view, refreshed every `delay` (and as events
     /// come), or with `once` (or off a terminal) one snapshot table.
     case top(once: Bool, delay: Interval)
+    /// The coverage of a corpus session; with several `-H`, the union of
+    /// the same-named session's coverage on every host.
+    case coverage(session: String)
     /// Standard input and output joined to the daemon's socket, for
     /// `ssh HOST monkeyctl bridge` (see `Bridge`); not in the global help.
     case bridge
@@ -143,6 +147,24 @@ public enum Command: Sendable, Equatable {
         switch self {
         case .log(let sessions, _), .tail(let sessions, _, _): sessions
         default: nil
+        }
+    }
+
+    /// Whether it talks to a daemon (and so may go through `-H`).
+    var reachesDaemon: Bool {
+        switch self {
+        case .help, .clientVersion, .odds, .replay, .bridge: false
+        case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .events, .wait, .ping, .metrics, .hello,
+            .top, .coverage:
+            true
+        }
+    }
+
+    /// Whether `-H` may be given several times: one table of every host's answer.
+    var takesSeveralHosts: Bool {
+        switch self {
+        case .status, .coverage: true
+        default: false
         }
     }
 
@@ -162,11 +184,15 @@ public struct Invocation: Sendable, Equatable {
     public var command: Command
     /// `--socket`, when given; otherwise the default rules apply.
     public var socketPath: String?
+    /// `-H`, each time given: the hosts whose daemons to ask (through ssh);
+    /// empty for this one's. More than one only for `status`.
+    public var hosts: [String]
     public var isJSON: Bool
 
-    public init(command: Command, socketPath: String? = nil, isJSON: Bool = false) {
+    public init(command: Command, socketPath: String? = nil, hosts: [String] = [], isJSON: Bool = false) {
         self.command = command
         self.socketPath = socketPath
+        self.hosts = hosts
         self.isJSON = isJSON
     }
 }

@@ -28,7 +28,28 @@ public enum CommandLineParser {
         if split.value(.socket)?.isEmpty == true { throw UsageError("--socket needs a path, not an empty string") }
         let command = try command(subcommand, positionals, split)
         try RequestCheck.check(command)
-        return Invocation(command: command, socketPath: split.value(.socket), isJSON: split.has(.json))
+        let hosts = split.values(.host)
+        try checkHosts(hosts, for: command, subcommand: subcommand)
+        return Invocation(command: command, socketPath: split.value(.socket), hosts: hosts, isJSON: split.has(.json))
+    }
+
+    /// `-H`: only for what talks to a daemon, several only for `status`,
+    /// each a destination ssh takes as one (`RemoteHost.problem`).
+    static func checkHosts(_ hosts: [String], for command: Command, subcommand: Subcommand) throws(UsageError) {
+        guard !hosts.isEmpty else { return }
+        guard command.reachesDaemon else {
+            throw UsageError("'\(subcommand.rawValue)' talks to no daemon: -H is not for it")
+        }
+        if hosts.count > 1 && !command.takesSeveralHosts {
+            throw UsageError(
+                "'\(subcommand.rawValue)' asks one daemon: -H may be given several times only to 'status' and 'coverage'"
+            )
+        }
+        for host in hosts {
+            if let problem = RemoteHost.problem(with: host) {
+                throw UsageError("-H needs [USER@]HOST, and '\(Visible.escaped(host))' \(problem)")
+            }
+        }
     }
 
     private static func command(_ subcommand: Subcommand, _ positionals: [String], _ split: Split)
@@ -70,6 +91,7 @@ public enum CommandLineParser {
         case .ping: return .ping
         case .metrics: return .metrics
         case .bridge: return .bridge
+        case .coverage: return .coverage(session: session)
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
         case .odds:
@@ -177,6 +199,11 @@ private struct Split {
 
     func has(_ name: OptionName) -> Bool {
         options.contains { $0.name == name }
+    }
+
+    /// Every value of an option given several times, in order.
+    func values(_ name: OptionName) -> [String] {
+        options.filter { $0.name == name }.compactMap(\.value)
     }
 
     /// The option's value; when given twice, the last one counts.

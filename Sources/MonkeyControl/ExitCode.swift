@@ -23,9 +23,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch failure {
         case .usage: .usage
         case .daemon(let code, _): code == ErrorCode.timedOut.rawValue ? .timedOut : .daemonError
-        case .unreachable: .unreachable
-        case .connectionLost, .malformedReply: .connectionLost
+        // Each host answered; together they are refused.
+        case .hostsDiffer: .daemonError
+        case .unreachable, .hostUnreachable: .unreachable
+        case .connectionLost, .malformedReply, .hostLost: .connectionLost
         case .interrupted: .interrupted
+        case .someHostsFailed(_, _, let first): forFailure(first)
         }
     }
 
@@ -36,7 +39,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             case .success: (code.rawValue, "success")
             case .daemonError: (code.rawValue, "monkeyd answered with an error (ERR)")
             case .usage: (code.rawValue, "usage error: unknown option, missing or bad value, extra argument")
-            case .unreachable: (code.rawValue, "cannot connect to monkeyd (not running, or no access to its socket)")
+            case .unreachable:
+                (code.rawValue, "cannot connect to monkeyd (not running, no access to its socket, or -H: ssh failed)")
             case .connectionLost: (code.rawValue, "the connection was lost, or the reply was malformed, mid-response")
             case .timedOut: (code.rawValue, "wait: the timeout passed before the condition was met")
             case .interrupted: (code.rawValue, "tail -f interrupted twice before monkeyd ended the stream")

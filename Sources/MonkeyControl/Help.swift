@@ -10,7 +10,7 @@ enum Help {
 
     static var global: String {
         """
-        Usage: monkeyctl [--socket PATH] [--json] SUBCOMMAND [SESSION] [OPTIONS]
+        Usage: monkeyctl [-H [USER@]HOST] [--socket PATH] [--json] SUBCOMMAND [SESSION] [OPTIONS]
 
         Control monkeyd, the infinite-monkey typewriter daemon.
 
@@ -31,6 +31,7 @@ enum Help {
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
           metrics                        print the daemon's metrics (Prometheus text format)
+          coverage [SESSION]             a corpus session's coverage; -H several times: the union
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
           replay --seed S --id ID --monkeys N [--alphabet CHARS]
                                          type entry ID of a session with seed S again (no daemon)
@@ -46,6 +47,8 @@ enum Help {
 
         Environment:
           MONKEYD_SOCKET   socket path when --socket is not given
+          MONKEYCTL_HOST   the host for -H when it is not given
+          MONKEYCTL_SSH    the ssh command for -H, run by sh (default: ssh)
           XDG_RUNTIME_DIR  without either, the socket is $XDG_RUNTIME_DIR/monkeyd/monkeyd.sock
                            (as root: \(DefaultPaths.systemSocket))
           NO_COLOR         when set and not empty, never colour the output
@@ -67,7 +70,9 @@ enum Help {
     private static var commonOptions: String {
         """
         Options for every subcommand:
-          --socket PATH          talk to monkeyd at PATH
+          --socket PATH          talk to monkeyd at PATH (with -H: on HOST)
+          -H, --host [USER@]HOST talk to monkeyd on HOST through ssh (several times for
+                                 status and coverage: one table of every host)
           --json                 print JSON Lines: one object per record, or {"ok":true,"message":...}
           -h, --help             show help and exit
           --version              show the version of monkeyctl and exit
@@ -279,6 +284,16 @@ enum Help {
               --id ID                the entry's id (not its number), at least 1
               --monkeys N            the number of monkeys when the entry was typed
               --alphabet CHARS       the alphabet when the entry was typed
+            """
+        case .coverage:
+            """
+            Usage: monkeyctl coverage [SESSION] [-H HOST]...
+
+            Prints the coverage of the corpus session SESSION. With -H given several
+            times, asks every host for the same-named session's coverage as bitmap
+            lines, checks that they run the same experiment (the corpus digest, the
+            alphabet and the chunk), and prints the union: a character is covered if
+            any host covered it. A host that differs is named, and nothing is united.
             """
         case .bridge:
             """

@@ -45,15 +45,42 @@ public enum MonkeyControl {
         } catch {
             throw .usage(error)
         }
-        let socketPath =
-            invocation.socketPath
-            ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
+        let connectors = try connectors(for: invocation, environment: environment)
         var formatter = HumanFormatter(
             usesColor: HumanFormatter.usesColor(outputIsTerminal: console.isOutputTerminal, environment: environment))
         if case .events = invocation.command { formatter.countsEvents = true }
         var runner = Runner(
-            invocation: invocation, socketPath: socketPath, console: console, formatter: formatter,
+            invocation: invocation, connectors: connectors, console: console, formatter: formatter,
             environment: environment)
         try runner.run()
+    }
+
+    /// Where the daemons are: each `-H` host (or `MONKEYCTL_HOST`'s),
+    /// `--socket` naming the socket there; else the socket here, by
+    /// `--socket`, `MONKEYD_SOCKET` and the defaults. `bridge` is always
+    /// the far end: it never goes on to another host.
+    private static func connectors(for invocation: Invocation, environment: [String: String]) throws(ControlFailure)
+        -> [Connector]
+    {
+        var hosts = invocation.hosts
+        if hosts.isEmpty, invocation.command.reachesDaemon, let host = environment[RemoteHost.hostVariable],
+            !host.isEmpty
+        {
+            if let problem = RemoteHost.problem(with: host) {
+                throw .usage(
+                    UsageError(
+                        "\(RemoteHost.hostVariable) needs [USER@]HOST, and '\(Visible.escaped(host))' \(problem)"))
+            }
+            hosts = [host]
+        }
+        guard hosts.isEmpty else {
+            return hosts.map {
+                .host(RemoteHost(destination: $0, farSocket: invocation.socketPath, environment: environment))
+            }
+        }
+        let socketPath =
+            invocation.socketPath
+            ?? DefaultPaths.clientSocket(uid: Syscalls.effectiveUserID(), environment: { environment[$0] })
+        return [.socket(socketPath)]
     }
 }

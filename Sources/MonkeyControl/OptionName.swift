@@ -1,6 +1,6 @@
 /// Every option `monkeyctl` knows, global or belonging to a subcommand.
 enum OptionName: Sendable, CaseIterable, Hashable {
-    case socket, json, help, version
+    case socket, host, json, help, version
     case target, monkeys, interval, alphabet
     case lines, follow
     case seed, id
@@ -10,6 +10,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     var long: String {
         switch self {
         case .socket: "socket"
+        case .host: "host"
         case .json: "json"
         case .help: "help"
         case .version: "version"
@@ -36,6 +37,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     var short: Character? {
         switch self {
         case .help: "h"
+        case .host: "H"
         case .lines: "n"
         case .follow: "f"
         case .delay: "d"
@@ -45,7 +47,8 @@ enum OptionName: Sendable, CaseIterable, Hashable {
 
     var takesValue: Bool {
         switch self {
-        case .socket, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best, .timeout,
+        case .socket, .host, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best,
+            .timeout,
             .delay:
             true
         case .json, .help, .version, .follow, .all, .hit, .stopped, .once: false
@@ -55,7 +58,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     /// Options accepted by every subcommand, before or after it.
     var isGlobal: Bool {
         switch self {
-        case .socket, .json, .help, .version: true
+        case .socket, .host, .json, .help, .version: true
         default: false
         }
     }

@@ -45,6 +45,8 @@ enum RequestCheck {
             lines += settings.pairs.map { RequestEncoder.line(.set, words: [some], settings: [$0]) }
         case .stop(let session), .clear(let session), .delete(let session), .status(let session?):
             lines = [RequestEncoder.line(.stop, words: [session])]
+        case .coverage(let session):
+            return [RequestEncoder.line(.stop, words: [session])]
         case .log(let sessions, _), .tail(let sessions, _, _):
             lines = sessions.map { RequestEncoder.line(.log, words: [$0]) }
         case .events(_, let session?, _):

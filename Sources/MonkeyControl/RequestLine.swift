@@ -29,6 +29,8 @@ enum RequestLine {
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)
+        // Written out: the verb is the corpus sessions' (monkeyd(8), COVERAGE).
+        case .coverage(let session): "COVERAGE " + session
         case .help, .clientVersion, .odds, .replay, .top, .bridge: nil
         }
     }

@@ -6,12 +6,11 @@ extension Runner {
     /// (and not a `dumb` one) and `--once` is not given; otherwise one
     /// snapshot table, cut to the terminal's width if stdout is one.
     func top(once: Bool, delay: Interval) throws(ControlFailure) {
-        let channel: TopChannel
-        do {
-            channel = try TopChannel(path: socketPath)
-        } catch {
-            throw .unreachable(path: socketPath, error: error)
-        }
+        let channel = try TopChannel(connector: connector)
+        // Through ssh a host not reached shows only when its answer does
+        // not come: asked here, it is an ordinary error, as a socket here
+        // that cannot be connected to is.
+        if connector.isRemote { try printSnapshot(channel, width: nil, prints: false) }
         let isInteractive =
             !once && console.isOutputTerminal && Syscalls.isTerminal(0) && environment["TERM"] != "dumb"
         guard isInteractive else {
@@ -33,7 +32,7 @@ extension Runner {
         do {
             let terminal = try FullScreenTerminal()
             ending = TopLoop(
-                socketPath: socketPath, channel: channel, terminal: terminal, signals: signals,
+                connector: connector, channel: channel, terminal: terminal, signals: signals,
                 usesColor: formatter.usesColor, refreshPeriod: delay.nanoseconds
             ).run()
             terminal.restore()
@@ -51,7 +50,7 @@ extension Runner {
     }
 
     /// HELLO, METRICS and STATUS, waited for, then printed as a table.
-    private func printSnapshot(_ channel: TopChannel, width: Int?) throws(ControlFailure) {
+    private func printSnapshot(_ channel: TopChannel, width: Int?, prints: Bool = true) throws(ControlFailure) {
         var daemon = DaemonFigures()
         var sessions: [SessionFigures] = []
         var reader = StatusReader()
@@ -81,9 +80,10 @@ extension Runner {
             }
         }
         if let failure { throw failure }
+        guard prints else { return }
         let snapshot = TopSnapshot(daemon: daemon, sessions: sessions, takenAt: Syscalls.monotonicNanoseconds())
         for line in TopLayout.snapshotTable(
-            snapshot, socketPath: socketPath, width: width, wallClock: Syscalls.wallClockSeconds())
+            snapshot, socketPath: connector.place, width: width, wallClock: Syscalls.wallClockSeconds())
         {
             console.print(line)
         }

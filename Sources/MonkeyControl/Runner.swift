@@ -6,7 +6,8 @@ import MonkeyShell
 /// JSON Lines.
 struct Runner {
     let invocation: Invocation
-    let socketPath: String
+    /// Where the daemon is: one, or for `status -H A -H B` one per host.
+    let connectors: [Connector]
     let console: Console
     var formatter: HumanFormatter
     /// The variables `top` consults (`TERM`).
@@ -19,13 +20,35 @@ struct Runner {
             try top(once: once, delay: delay)
             return
         }
-        if case .bridge = command {
+        if case .bridge = command, case .socket(let socketPath) = connector {
             var bridge = try Bridge(socketPath: socketPath)
             try bridge.run()
             return
         }
         guard let request = RequestLine.request(for: command) else { return }
-        let connection = try connect()
+        if connectors.count > 1 {
+            if case .coverage(let session) = command {
+                try coverageOfHosts(session)
+            } else {
+                try statusOfHosts(request)
+            }
+            return
+        }
+        let link = try connector.connect()
+        do {
+            try converse(command, request, on: link.connection)
+        } catch {
+            throw link.explained(error)
+        }
+        for line in link.close() { console.printError(Visible.escaped(line)) }
+    }
+
+    /// The one daemon (the first when several are named).
+    var connector: Connector { connectors[0] }
+
+    private mutating func converse(_ command: Command, _ request: String, on connection: ClientConnection)
+        throws(ControlFailure)
+    {
         if let sessions = command.sessionsShown { formatter.prefix = try prefix(for: sessions, on: connection) }
         if case .wait(let session, let condition, _) = command {
             try warnIfEndless(session: session, condition: condition, on: connection)
@@ -89,14 +112,6 @@ struct Runner {
         console.printError("monkeyctl: warning: this wait may never end: \(reason)")
     }
 
-    private func connect() throws(ControlFailure) -> ClientConnection {
-        do {
-            return try ClientConnection(path: socketPath)
-        } catch {
-            throw .unreachable(path: socketPath, error: error)
-        }
-    }
-
     func send(_ request: String, on connection: ClientConnection) throws(ControlFailure) {
         do {
             try connection.send(line: request)
@@ -106,7 +121,7 @@ struct Runner {
     }
 
     /// Reads data lines until the status line; returns the text of `OK`.
-    private func readResponse(from connection: ClientConnection, _ handle: (Record) -> Void) throws(ControlFailure)
+    func readResponse(from connection: ClientConnection, _ handle: (Record) -> Void) throws(ControlFailure)
         -> String?
     {
         while true {
@@ -182,10 +197,10 @@ struct Runner {
 
     /// What follows the records: the daemon's `OK` text for commands whose
     /// answer it is, and nothing for listings.
-    private func finish(_ command: Command, message: String?, recordCount: Int) {
+    func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
         // WAIT answers with the session's status record, which says it all.
-        case .status, .log, .tail, .events, .wait:
+        case .status, .log, .tail, .events, .wait, .coverage:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

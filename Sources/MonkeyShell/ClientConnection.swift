@@ -7,6 +7,9 @@ public final class ClientConnection {
     private var buffer: [UInt8] = []
     private var scanned = 0
     private var isAtEnd = false
+    /// Whether any byte has come from the other end: for `monkeyctl -H`,
+    /// what tells a host never reached from a connection lost later.
+    public private(set) var hasReceived = false
 
     /// Connects to the daemon's socket.
     public init(path: String) throws(SystemError) {
@@ -17,6 +20,12 @@ public final class ClientConnection {
             Syscalls.close(fd)
             throw error
         }
+    }
+
+    /// Takes over `fd`, a connected stream (one end of a socket pair whose
+    /// other end is an ssh child's standard input and output), and closes it when released.
+    public init(adopting fd: Int32) {
+        self.fd = fd
     }
 
     deinit { Syscalls.close(fd) }
@@ -51,6 +60,7 @@ public final class ClientConnection {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
+                hasReceived = true
                 buffer.append(contentsOf: chunk[0..<count])
             } else if count == 0 {
                 isAtEnd = true

@@ -133,6 +133,12 @@ public enum Syscalls {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// `shutdown(fd, SHUT_RDWR)`: the peer sees the end both ways, though
+    /// the descriptor stays open here.
+    public static func shutdownBoth(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// `unlink(2)`
     public static func unlink(_ path: String) throws(SystemError) {
         guard Glibc.unlink(path) == 0 else { throw SystemError("unlink \(path)") }

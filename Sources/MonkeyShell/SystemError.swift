@@ -45,4 +45,6 @@ public enum Signal {
     public static let quit = SIGQUIT
     /// The terminal changed size.
     public static let windowChanged = SIGWINCH
+    /// What cannot be caught: the end of a child that would not end.
+    public static let kill = SIGKILL
 }

@@ -61,13 +61,16 @@ struct CompletionTests {
         let lines = try CompletionTests.run("/bin/bash", ["-c", script], daemon: daemon).split(separator: "\n")
         #expect(
             lines == [
-                "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
-                "--socket --json --help --seed --id --monkeys --alphabet",
-                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
-                "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout",
+                "start stop status", "alpha be.ta", "--socket -H --host --json --help -n -f --follow --all", "be.ta",
+                "odds",
+                "--socket --host --json --help --seed --id --monkeys --alphabet",
+                "--socket -H --host --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
+                "--socket -H --host --json --help", "wait",
+                "--socket --host --json --help --hit --stopped --best --timeout",
                 "alpha be.ta",
-                "--socket --json --help -f --follow --after --session", "--socket --seed",
-                "tail top", "--socket --help --once -d --delay", "--socket --help --once -d --delay",
+                "--socket -H --host --json --help -f --follow --after --session", "--socket --seed",
+                "tail top", "--socket -H --host --help --once -d --delay",
+                "--socket -H --host --help --once -d --delay",
             ])
     }
 
@@ -93,10 +96,10 @@ struct CompletionTests {
             .split(separator: "\n")
         #expect(
             lines == [
-                "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
-                "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--json", "--socket",
-                "--best", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha", "be.ta", "top",
-                "--delay", "--help", "--once", "--socket",
+                "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--host",
+                "--id", "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--host",
+                "--json", "--socket", "--best", "--help", "--hit", "--host", "--json", "--socket", "--stopped",
+                "--timeout", "alpha", "be.ta", "top", "--delay", "--help", "--host", "--once", "--socket",
             ])
     }
 
@@ -125,7 +128,8 @@ struct CompletionTests {
                 "start stop set clear delete status log tail events wait top ping hello version metrics odds replay help ",
                 "alpha",
                 "be.ta",
-                "--socket (-h --help)-h (-h --help)--help --once (-d --delay)-d (-d --delay)--delay ",
+                "--socket (-H --host)-H (-H --host)--host (-h --help)-h (-h --help)--help --once (-d --delay)-d "
+                    + "(-d --delay)--delay ",
             ])
     }
 }

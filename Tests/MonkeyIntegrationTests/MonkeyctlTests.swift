@@ -172,7 +172,7 @@ struct MonkeyctlTests {
         for arguments in [["--help"], ["-h"], ["help"]] {
             let result = try MonkeyctlProcess.run(["--socket", "/nonexistent/monkeyd.sock"] + arguments)
             #expect(result.status == 0, "\(arguments): \(result)")
-            #expect(result.output.hasPrefix("Usage: monkeyctl [--socket PATH] [--json] SUBCOMMAND"))
+            #expect(result.output.hasPrefix("Usage: monkeyctl [-H [USER@]HOST] [--socket PATH] [--json] SUBCOMMAND"))
             for subcommand in Self.subcommands {
                 let isListed = ["\n  \(subcommand) ", "\n  \(subcommand),", ", \(subcommand) "].contains {
                     result.output.contains($0)

@@ -141,6 +141,33 @@ final class SSHServer {
         return words
     }
 
+    /// An ssh configuration in which each name of `hosts` is this server,
+    /// reached with the user key (or `keys[name]`), its remote commands
+    /// given `MONKEYD_SOCKET` = the name's socket (none when nil): several
+    /// hosts for `monkeyctl -H`, one daemon behind each. Returns
+    /// `MONKEYCTL_SSH`, `ssh -F` that file.
+    func hostsConfiguration(_ hosts: [String: String?], keys: [String: String] = [:]) throws -> String {
+        let path = directory.path + "/ssh_config_" + hosts.keys.sorted().joined(separator: "_")
+        var text = ""
+        for name in hosts.keys.sorted() {
+            var environment: [String] = []
+            if let socket = hosts[name] ?? nil { environment.append("MONKEYD_SOCKET=\(socket)") }
+            for variable in Self.sanitizerVariables {
+                if let value = ProcessInfo.processInfo.environment[variable] {
+                    environment.append("\(variable)=\"\(value)\"")
+                }
+            }
+            text += "Host \(name)\n    HostName 127.0.0.1\n    Port \(port)\n    HostKeyAlias monkeyd-test-sshd\n"
+            text += "    IdentityFile \(keys[name] ?? userKey)\n"
+            if !environment.isEmpty { text += "    SetEnv " + environment.joined(separator: " ") + "\n" }
+        }
+        text += "Host *\n    User \(destination.split(separator: "@")[0])\n    StrictHostKeyChecking no\n"
+        text += "    UserKnownHostsFile \(directory.path)/known_hosts\n    BatchMode yes\n    IdentitiesOnly yes\n"
+        text += "    IdentityAgent none\n    LogLevel ERROR\n    ConnectTimeout 10\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return "\(Self.client) -F \(Self.quoted(path))"
+    }
+
     /// `command` as one line for a shell, as `MONKEYCTL_SSH` holds it.
     func commandLine(key: String? = nil, environment: [String: String] = [:]) -> String {
         command(key: key, environment: environment).map(Self.quoted).joined(separator: " ")

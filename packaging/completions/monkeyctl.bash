@@ -4,7 +4,9 @@
 _monkeyctl_sessions() {
     local socket=() i
     for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
-        [[ ${COMP_WORDS[i]} == --socket ]] && socket=(--socket "${COMP_WORDS[i + 1]}")
+        case ${COMP_WORDS[i]} in
+        --socket | -H | --host) socket+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}") ;;
+        esac
     done
     monkeyctl "${socket[@]}" --json status 2>/dev/null |
         sed -n 's/.*"name":"\([^"]*\)".*/\1/p'
@@ -13,11 +15,11 @@ _monkeyctl_sessions() {
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
     local subcommands="start stop set clear delete status log tail events wait top ping hello version metrics odds replay help"
-    local common="--socket --json --help"
+    local common="--socket -H --host --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        --socket) ((i++)) ;;
+        --socket | -H | --host) ((i++)) ;;
         -*) ;;
         *) subcommand=${COMP_WORDS[i]}; break ;;
         esac
@@ -25,6 +27,7 @@ _monkeyctl() {
 
     case $previous in
     --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
+    -H | --host) COMPREPLY=($(compgen -A hostname -- "$current")); return ;;
     --target | --monkeys | --interval | --alphabet | -n | --seed | --id | -d | --delay | --after | --best | --timeout) COMPREPLY=(); return ;;
     --session) COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current")); return ;;
     esac
@@ -46,7 +49,7 @@ _monkeyctl() {
     events) options+=" -f --follow --after --session" ;;
     wait) options+=" --hit --stopped --best --timeout" ;;
     # Not --json: top is for people.
-    top) options="--socket --help --once -d --delay" ;;
+    top) options="--socket -H --host --help --once -d --delay" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;

@@ -7,12 +7,18 @@ function __monkeyctl_sessions
     if set -l index (contains -i -- --socket $words)
         set socket --socket $words[(math $index + 1)]
     end
+    for option in -H --host
+        if set -l index (contains -i -- $option $words)
+            set -a socket -H $words[(math $index + 1)]
+        end
+    end
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
 set -l subcommands start stop set clear delete status log tail events wait top ping hello version metrics odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
+complete -c monkeyctl -s H -l host -x -a '(__fish_print_hostnames)' -d 'talk to monkeyd on HOST through ssh'
 complete -c monkeyctl -n 'not __fish_seen_subcommand_from top' -l json -d 'print JSON Lines'
 complete -c monkeyctl -s h -l help -d 'show help'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -l version -d 'show the version'

@@ -43,6 +43,9 @@ int monkey_read_signal(int fd);
 /// syncfs(fd); Glibc's module hides it.
 int monkey_syncfs(int fd);
 
+/// pipe2(ends, O_CLOEXEC); Glibc's module hides it. Returns 0 or -1.
+int monkey_pipe_cloexec(int ends[2]);
+
 /// mallopt(M_ARENA_MAX, 1): threads created from now on allocate from the
 /// main heap. Returns 1 on success.
 int monkey_use_one_malloc_arena(void);

@@ -32,22 +32,32 @@ final class TopChannel {
     /// Longer lines are not the daemon's: the connection is given up.
     static let longestLine = 1 << 20
 
+    /// Through ssh, the child behind the connection, reaped with it.
+    private let tunnel: SSHTunnel?
+    private var hasReceived = false
+
     /// Connects to the daemon (blocking, as for every `monkeyctl`
     /// command), then makes reads non-blocking.
-    init(path: String) throws(SystemError) {
-        let socket = try Syscalls.unixStreamSocket(nonBlocking: false)
+    init(connector: Connector) throws(ControlFailure) {
+        let (socket, tunnel) = try connector.open()
         do {
-            try Syscalls.connect(socket, path: path)
             try Syscalls.setNonBlocking(socket)
         } catch {
             Syscalls.close(socket)
-            throw error
+            throw .connectionLost(reason: error.reason)
         }
         // Only now: once `fd` is set, a throw would run deinit and close it again.
         fd = socket
+        self.tunnel = tunnel
     }
 
-    deinit { Syscalls.close(fd) }
+    deinit {
+        if let tunnel {
+            Syscalls.shutdownBoth(fd)
+            tunnel.finish()
+        }
+        Syscalls.close(fd)
+    }
 
     /// Whether an answer to `request` is still to come.
     func isWaiting(for request: Request) -> Bool {
@@ -73,15 +83,27 @@ final class TopChannel {
     }
 
     /// Reads what has arrived and hands out its lines; throws when the
-    /// connection ended or broke, or a line is not the protocol's.
+    /// connection ended or broke, or a line is not the protocol's (through
+    /// ssh, as ssh's end explains it).
     func receive(_ handle: (Arrival) -> Void) throws(ControlFailure) {
+        do {
+            try receiveLines(handle)
+        } catch {
+            guard let tunnel else { throw error }
+            throw tunnel.explained(error, hadAnswered: hasReceived, shut: fd)
+        }
+    }
+
+    private func receiveLines(_ handle: (Arrival) -> Void) throws(ControlFailure) {
         while true {
             let result = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemError) in try Syscalls.read(fd, into: raw) }
             }
             let count: Int
             switch result {
-            case .success(.bytes(let read)): count = read
+            case .success(.bytes(let read)):
+                count = read
+                hasReceived = true
             case .success(.wouldBlock): return
             case .success(.endOfFile): throw .connectionLost(reason: "monkeyd closed the connection")
             case .failure(let error): throw .connectionLost(reason: error.reason)

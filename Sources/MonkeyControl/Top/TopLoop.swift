@@ -28,7 +28,7 @@ final class TopLoop {
         case keys, signals, daemon, tail, events
     }
 
-    private let socketPath: String
+    private let connector: Connector
     private let terminal: FullScreenTerminal
     private let signals: Int32
     private let usesColor: Bool
@@ -83,16 +83,16 @@ final class TopLoop {
     /// before the screen was taken so that an absent daemon is an
     /// ordinary error.
     init(
-        socketPath: String, channel: TopChannel, terminal: FullScreenTerminal, signals: Int32, usesColor: Bool,
+        connector: Connector, channel: TopChannel, terminal: FullScreenTerminal, signals: Int32, usesColor: Bool,
         refreshPeriod: UInt64 = TopLoop.defaultRefreshPeriod
     ) {
-        self.socketPath = socketPath
+        self.connector = connector
         self.refreshPeriod = refreshPeriod
         self.channel = channel
         self.terminal = terminal
         self.signals = signals
         self.usesColor = usesColor
-        view = TopView(socketPath: socketPath)
+        view = TopView(socketPath: connector.place)
     }
 
     /// Runs until `q`, Ctrl-C or a terminating signal.
@@ -341,6 +341,9 @@ final class TopLoop {
         switch failure {
         case .connectionLost(let reason): reason
         case .unreachable(_, let error): error.reason
+        case .hostUnreachable(_, let said), .hostLost(_, let said): RemoteFailure.reason(said)
+        case .someHostsFailed(_, _, let first): reason(first)
+        case .hostsDiffer(_, _, let what): what
         case .malformedReply: "a reply that is not monkeyd's"
         case .daemon(let code, _): code
         case .usage, .interrupted: "?"
@@ -350,9 +353,9 @@ final class TopLoop {
     private func reconnect(now: UInt64) {
         let connected: TopChannel
         do {
-            connected = try TopChannel(path: socketPath)
+            connected = try TopChannel(connector: connector)
         } catch {
-            view.link = .lost(since: lostSince ?? Syscalls.wallClockSeconds(), reason: error.reason)
+            view.link = .lost(since: lostSince ?? Syscalls.wallClockSeconds(), reason: Self.reason(error))
             nextReconnect = now + Self.reconnectPeriod
             isDirty = true
             return
@@ -378,7 +381,7 @@ final class TopLoop {
     private func openEvents(now: UInt64) {
         nextEventsAttempt = now + Self.reconnectPeriod
         do {
-            let connected = try TopChannel(path: socketPath)
+            let connected = try TopChannel(connector: connector)
             try connected.send(RequestEncoder.line(.events), for: .events)
             eventsChannel = connected
         } catch {
@@ -425,12 +428,12 @@ final class TopLoop {
         tailChannel = nil
         guard channel != nil else { return }
         do {
-            let connected = try TopChannel(path: socketPath)
+            let connected = try TopChannel(connector: connector)
             let line = RequestEncoder.line(.tail, words: [session], settings: [("last", String(Self.tailBacklog))])
             try connected.send(line, for: .tail(session))
             tailChannel = connected
         } catch {
-            view.tailEnded("could not follow it: \(error)")
+            view.tailEnded("could not follow it: \(Self.reason(error))")
         }
         isDirty = true
     }
