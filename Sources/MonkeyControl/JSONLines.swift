@@ -35,6 +35,7 @@ enum JSONLines {
 
     private static func value(_ key: String, _ text: String) -> String {
         if numericFields.contains(key), isJSONInteger(text) { return text }
+        if key == "rate", isJSONDecimal(text) { return text }
         if oddsFields.contains(key) { return OddsReport.number(text, WideNumber(parsing: text)) }
         if key == "hit" {
             switch text {
@@ -52,6 +53,14 @@ enum JSONLines {
         let digits = text.utf8
         guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         return first != 0x30 || digits.count == 1
+    }
+
+    /// A whole number, or one with a fraction (`12.5`), as JSON writes it.
+    private static func isJSONDecimal(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, isJSONInteger(String(whole)) else { return false }
+        guard parts.count == 2 else { return true }
+        return !parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// A JSON string literal: quotes and backslashes escaped, control

@@ -178,12 +178,12 @@ struct EngineControlTests {
         #expect(
             a.fields.map(\.key) == [
                 "name", "state", "monkeys", "interval", "alphabet", "target", "typed", "entries", "hits", "best",
-                "p_hit", "expected_entries", "expected_seconds", "chance",
+                "rate", "p_hit", "expected_entries", "expected_seconds", "chance",
             ])
         // The alphabet lacks the blank: the target can never be typed.
         #expect(
             a.fields.map(\.value) == [
-                "a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", "", "0", "never", "never", "0",
+                "a", "running", "2", "1.5s", "ab", "a b", "0", "0", "0", "", "0", "0", "never", "never", "0",
             ])
         try harness.expectOK("SET a alphabet=\"ab \" monkeys=3 seed=42")
         let seeded = try harness.status("a")

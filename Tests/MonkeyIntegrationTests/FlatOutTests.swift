@@ -23,6 +23,7 @@ struct FlatOutTests {
         #expect(try eventually { try Self.typed(daemon, "s") > 10_000 })
         let before = try Self.typed(daemon, "s")
         #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
+        #expect(try eventually { Double(try Self.status(daemon, "s")["rate"] ?? "") ?? 0 > 0 })
         #expect(try eventually { try Self.typed(daemon, "s") > before })
         #expect(try daemon.request("STOP s") == ["OK stopped s"])
         let stopped = try Self.typed(daemon, "s")
@@ -30,6 +31,7 @@ struct FlatOutTests {
         #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
         #expect(try Self.typed(daemon, "s") == stopped)
         #expect(try Self.status(daemon, "s")["state"] == "stopped")
+        #expect(try Self.status(daemon, "s")["rate"] == "0")
         let entries = try daemon.request("LOG s last=3").dropLast().map(fields)
         #expect(entries.count == 3 && entries.allSatisfy { $0["text"]?.count == 100 })
     }
@@ -53,6 +55,20 @@ struct FlatOutTests {
         #expect(try eventually { try Self.typed(daemon, "s") > 100 })
         #expect(try daemon.request("DELETE s") == ["OK deleted s"])
         #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
+    }
+
+    /// The wait for a hit of a flat-out session is its expected entries at
+    /// its rate: `never` until it has one, a number of seconds then.
+    @Test func theExpectedWaitOfAFlatOutSessionFollowsItsRate() throws {
+        let daemon = try DaemonProcess(configuration: "typing_threads = 1\n")
+        _ = try daemon.request("START s interval=0 monkeys=10 target=zzzzzzzz")
+        #expect(
+            try eventually {
+                let status = try Self.status(daemon, "s")
+                return Double(status["rate"] ?? "") ?? 0 > 0 && Double(status["expected_seconds"] ?? "") != nil
+            })
+        _ = try daemon.request("STOP s")
+        #expect(try Self.status(daemon, "s")["expected_seconds"] == "never")
     }
 
     @Test func seededEntriesTypedFlatOutAreWhatReplayDerives() throws {

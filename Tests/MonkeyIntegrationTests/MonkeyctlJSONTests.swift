@@ -144,6 +144,8 @@ struct MonkeyctlJSONTests {
                 #expect(object[key] as? Int == Int(text), "\(key) in \(line)")
                 #expect(!(object[key] is String), "\(key) is a JSON number in \(line)")
                 #expect(line.contains(#""\#(key)":\#(text)"#), "\(key) unquoted in \(line)")
+            } else if key == "rate" {
+                #expect(object[key] as? Double == Double(text), "\(key) is a JSON number in \(line)")
             } else if ["p_hit", "expected_entries", "expected_seconds", "chance"].contains(key) && text != "never" {
                 #expect(object[key] as? Double == Double(text), "\(key) in \(line)")
             } else if key == "hit" {

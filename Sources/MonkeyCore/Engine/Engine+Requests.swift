@@ -2,6 +2,7 @@
 /// the reply is OK.
 extension Engine {
     public mutating func handle(_ request: Request, from peer: Peer, now: UInt64) -> Reply {
+        clock = max(clock, now)
         if request.verb.changesState && !peer.mayChange {
             return .error(
                 .denied, "\(request.verb.rawValue) changes state and uid \(peer.uid) may not: \(accessRule) use it")
@@ -207,7 +208,7 @@ extension Engine {
         }
         guard let scheduled = sessions[name] else { return noSuchSession(name) }
         var reply = Reply(status: .ok(nil))
-        reply.records = [Engine.statusRecord(scheduled)]
+        reply.records = [Engine.statusRecord(scheduled, now: clock)]
         return reply
     }
 
@@ -225,7 +226,7 @@ extension Engine {
         if let after = listing.afterName { index = names.indices.partitionPoint { names[$0].name > after } }
         while index < names.count {
             if output.count >= byteLimit { return false }
-            _ = sessions.read(slot: names[index].slot) { Engine.appendStatus(of: $0, to: &output) }
+            _ = sessions.read(slot: names[index].slot) { Engine.appendStatus(of: $0, now: clock, to: &output) }
             listing.afterName = names[index].name
             index += 1
         }
@@ -343,7 +344,7 @@ extension Engine {
             }
         if isMet {
             var reply = Reply(status: .ok(nil))
-            reply.records = [Engine.statusRecord(scheduled)]
+            reply.records = [Engine.statusRecord(scheduled, now: clock)]
             return reply
         }
         var reply = Reply(status: nil)
@@ -369,7 +370,9 @@ extension Engine {
     /// for the two ways a STATUS goes out: straight into a connection's
     /// bytes (`appendStatus`, a STATUS of thousands of sessions a second)
     /// and as a `Record` (one session, a WAIT met at once).
-    static func writeStatus<Fields: FieldWriter>(of scheduled: borrowing ScheduledSession, to fields: inout Fields) {
+    static func writeStatus<Fields: FieldWriter>(
+        of scheduled: borrowing ScheduledSession, now: UInt64, to fields: inout Fields
+    ) {
         // Fields read where they lie: a copy of the session would retain its log.
         fields.write("name", scheduled.session.name.text)
         fields.write("state", scheduled.session.isTyping ? "running" : "stopped")
@@ -381,9 +384,12 @@ extension Engine {
         fields.write("entries", decimal: UInt64(scheduled.session.log.count))
         fields.write("hits", decimal: scheduled.session.hits)
         fields.write("best", scheduled.session.best)
+        let rate = scheduled.session.isTyping ? scheduled.rate.rate(at: now) : 0
+        fields.write("rate", RateMeter.text(rate))
         if let seed = scheduled.session.settings.seed { fields.write("seed", seed.description) }
         if let odds = scheduled.odds {
-            let figures = odds.figures(interval: scheduled.session.settings.interval, typed: scheduled.session.typed)
+            let figures = odds.figures(
+                interval: scheduled.session.settings.interval, typed: scheduled.session.typed, rate: rate)
             fields.write("p_hit", figures.pHit)
             fields.write("expected_entries", figures.expectedEntries)
             fields.write("expected_seconds", figures.expectedSeconds)
@@ -392,16 +398,16 @@ extension Engine {
     }
 
     /// The STATUS line of a session, written straight into `output`.
-    static func appendStatus(of scheduled: borrowing ScheduledSession, to output: inout [UInt8]) {
+    static func appendStatus(of scheduled: borrowing ScheduledSession, now: UInt64, to output: inout [UInt8]) {
         output.appendLiteral("session")
-        LineFields.appending(to: &output) { writeStatus(of: scheduled, to: &$0) }
+        LineFields.appending(to: &output) { writeStatus(of: scheduled, now: now, to: &$0) }
         output.append(0x0A)
     }
 
     /// The STATUS record of a session.
-    static func statusRecord(_ scheduled: ScheduledSession) -> Record {
+    static func statusRecord(_ scheduled: ScheduledSession, now: UInt64) -> Record {
         var fields = RecordFields()
-        writeStatus(of: scheduled, to: &fields)
+        writeStatus(of: scheduled, now: now, to: &fields)
         return Record(type: "session", fields: fields.fields)
     }
 

@@ -44,11 +44,12 @@ extension Engine {
     /// best before the hit of the same entry). The one place a batch
     /// becomes the session's.
     static func merge(
-        _ batch: TypedBatch, into scheduled: inout ScheduledSession, typed: inout [TypedEntry],
+        _ batch: TypedBatch, into scheduled: inout ScheduledSession, now: UInt64, typed: inout [TypedEntry],
         events: inout [Event]
     ) {
         let numberOfFirst = scheduled.session.absorb(batch)
         scheduled.entriesTyped &+= UInt64(batch.count)
+        scheduled.rate.note(scheduled.entriesTyped, at: now)
         scheduled.charactersTyped &+= batch.charactersTyped
         scheduled.hitsTyped &+= UInt64(batch.hitCount)
         let name = scheduled.session.name
@@ -189,10 +190,11 @@ extension Engine {
     /// batch is discarded: a change (SET, CLEAR, STOP, DELETE) that came
     /// while it was in flight wins, and its ids were never given. Either
     /// way the session may have its next batch. Returns the events.
-    public mutating func merge(_ batch: TypedBatch, of ticket: PoolJob.Ticket, into typed: inout [TypedEntry])
-        -> [Event]
-    {
+    public mutating func merge(
+        _ batch: TypedBatch, of ticket: PoolJob.Ticket, now: UInt64, into typed: inout [TypedEntry]
+    ) -> [Event] {
         var events: [Event] = []
+        clock = max(clock, now)
         guard sessions.slot(of: ticket.name) == ticket.slot else { return events }
         _ = sessions.withSession(inSlot: ticket.slot) { scheduled in
             guard scheduled.inFlight == ticket.number else { return }
@@ -201,7 +203,7 @@ extension Engine {
             guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
                 session.nextID == batch.firstID
             else { return }
-            Engine.merge(batch, into: &scheduled, typed: &typed, events: &events)
+            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
         }
         return events
     }

@@ -21,6 +21,9 @@ public struct Engine {
     /// Flat-out sessions (interval 0), which type on the typing threads
     /// rather than at ticks (see `flatOutJobs`).
     var flatOut = FlatOutRing()
+    /// The latest time the engine was told (a request, ticks, a merge):
+    /// what STATUS reads rates at.
+    public internal(set) var clock: UInt64 = 0
     /// The number of the next flat-out batch (`PoolJob.Ticket`).
     var nextTicket: UInt64 = 1
     /// The sessions in name order as of a `SessionTable.generation`, for
@@ -69,6 +72,8 @@ public struct Engine {
         var tables: TypingTables?
         /// The ticket of its flat-out batch in flight, if any: at most one.
         var inFlight: UInt64?
+        /// Entries a second lately, for STATUS.
+        var rate = RateMeter()
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -177,6 +182,7 @@ public struct Engine {
     /// to deliver, and reschedules them. Returns the events (hits) to log.
     public mutating func runDueTicks(now: UInt64, into typed: inout [TypedEntry]) -> [Event] {
         var events: [Event] = []
+        clock = max(clock, now)
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
         defer { self.random = random }
@@ -211,7 +217,7 @@ public struct Engine {
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
                 let batch = typist.type(job)
                 random = batch.random
-                Engine.merge(batch, into: &scheduled, typed: &typed, events: &events)
+                Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
                 return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
             }
             guard let outcome else { continue }

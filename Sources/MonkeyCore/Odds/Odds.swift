@@ -76,9 +76,13 @@ public struct Odds: Sendable, Equatable {
 
     /// The figures of a STATUS line, for entries typed every `interval`
     /// and `typed` entries typed since the session was created or cleared.
-    public func figures(interval: Interval, typed: UInt64) -> Figures {
-        let seconds = WideNumber(Double(interval.nanoseconds) / 1e9)
-        let expectedSeconds = expectedEntries.map { $0 * seconds }
+    /// A flat-out session (interval 0) types `rate` entries a second: its
+    /// wait is `never` while the rate is 0.
+    public func figures(interval: Interval, typed: UInt64, rate: Double = 0) -> Figures {
+        let seconds =
+            interval.nanoseconds > 0
+            ? WideNumber(Double(interval.nanoseconds) / 1e9) : rate > 0 && rate.isFinite ? WideNumber(1 / rate) : nil
+        let expectedSeconds = seconds.flatMap { seconds in expectedEntries.map { $0 * seconds } }
         let chance = Self.chance(rate: missRate, trials: typed)
         return Figures(
             numbers: Figures.Numbers(

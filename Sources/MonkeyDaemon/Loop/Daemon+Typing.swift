@@ -48,8 +48,9 @@ extension Daemon {
             guard !isShuttingDown else { return }
             scratch.typed.removeAll(keepingCapacity: true)
             var events: [Event] = []
+            let now = Daemon.now()
             for (ticket, batch) in results {
-                events.append(contentsOf: engine.merge(batch, of: ticket, into: &scratch.typed))
+                events.append(contentsOf: engine.merge(batch, of: ticket, now: now, into: &scratch.typed))
             }
             deliver(scratch.typed)
             record(events)
