@@ -47,22 +47,20 @@ extension Engine {
         _ batch: TypedBatch, into scheduled: inout ScheduledSession, now: UInt64, typed: inout [TypedEntry],
         events: inout [Event]
     ) {
-        let numberOfFirst = scheduled.session.absorb(batch)
-        scheduled.entriesTyped &+= UInt64(batch.count)
-        scheduled.rate.note(scheduled.entriesTyped, at: now)
-        scheduled.charactersTyped &+= batch.charactersTyped
-        scheduled.hitsTyped &+= UInt64(batch.hitCount)
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
         let attentionID = scheduled.attentionID
-        for index in 0..<batch.kept.count {
-            let entry = batch.keptEntry(index, numberOfFirst: numberOfFirst)
+        let numberOfFirst = scheduled.session.absorb(batch) { entry in
             typed.append(
                 TypedEntry(
                     session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
                     needsAttention: entry.id >= attentionID))
         }
+        scheduled.entriesTyped &+= UInt64(batch.count)
+        scheduled.rate.note(scheduled.entriesTyped, at: now)
+        scheduled.charactersTyped &+= batch.charactersTyped
+        scheduled.hitsTyped &+= UInt64(batch.hitCount)
         guard !batch.improvements.isEmpty || !batch.reportedHitIDs.isEmpty else { return }
         let target = scheduled.session.settings.target
         var improvements = batch.improvements.makeIterator()
@@ -125,9 +123,9 @@ public struct PoolJob: Sendable {
 extension Engine {
     /// Characters a flat-out batch types: a few milliseconds of one
     /// typing thread's work at the kernel's speed.
-    public static let flatOutBatchCharacters = 4 << 20
+    public static let flatOutBatchCharacters = 1 << 20
     /// The most entries of one flat-out batch, whatever the monkeys.
-    public static let flatOutBatchEntries = 1 << 16
+    public static let flatOutBatchEntries = 1 << 14
 
     /// Entries in one flat-out batch of a session of `monkeys`, with
     /// `retention` entries kept: the kept texts are at most a batch's characters.

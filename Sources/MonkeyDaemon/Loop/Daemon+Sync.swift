@@ -20,6 +20,7 @@ extension Daemon {
         store.sync(events: eventLog, replyingOn: queue) { [self] in
             counters.wakeUps.note(.syncCompletion)
             armSyncTimer()
+            feedTypingPool()
         }
     }
 }

@@ -36,22 +36,20 @@ extension Daemon {
         pass.movesTickTimer = true
     }
 
-    /// Merges what the typing threads typed, in a pass of its own: each
-    /// batch whose session is as it was when its job was made
-    /// (`Engine.merge(_:of:into:)`; the others are discarded), delivered
-    /// in id order like a tick's entries; then more jobs.
+    /// Merges a batch the typing threads typed, in a pass of its own, if
+    /// its session is as it was when its job was made
+    /// (`Engine.merge(_:of:now:into:)`; otherwise it is discarded): its
+    /// entries delivered in id order like a tick's; then more jobs. One
+    /// batch a pass: requests that came meanwhile are served before the next.
     func typedBatchesFinished() {
         runPass {
-            let results = typingPool.takeResults()
-            guard !results.isEmpty else { return }
-            batchesInFlight -= results.count
+            let (result, more) = typingPool.takeResult()
+            if more { queue.async { [self] in typedBatchesFinished() } }
+            guard let (ticket, batch) = result else { return }
+            batchesInFlight -= 1
             guard !isShuttingDown else { return }
             scratch.typed.removeAll(keepingCapacity: true)
-            var events: [Event] = []
-            let now = Daemon.now()
-            for (ticket, batch) in results {
-                events.append(contentsOf: engine.merge(batch, of: ticket, now: now, into: &scratch.typed))
-            }
+            let events = engine.merge(batch, of: ticket, now: Daemon.now(), into: &scratch.typed)
             deliver(scratch.typed)
             record(events)
             pass.changedState = true
@@ -63,8 +61,14 @@ extension Daemon {
     /// batch in flight, round robin, keeping about two a thread queued.
     /// Jobs are made from committed state only: at the end of a pass,
     /// after its group commit, or after a merge.
+    ///
+    /// While the store is writing and what waits for the next write is
+    /// already large, no job is handed out: flat-out typing waits for the
+    /// disk (the sync's completion feeds the threads again), so that what
+    /// waits in memory stays bounded.
     func feedTypingPool() {
         guard engine.hasFlatOutSessions, !isShuttingDown else { return }
+        guard !(store.isSyncing && store.wantsEarlySync) else { return }
         let room = 2 * typingPool.threadCount - batchesInFlight
         guard room > 0 else { return }
         let jobs = engine.flatOutJobs(limit: room)
