@@ -45,17 +45,18 @@ extension Engine {
     /// becomes the session's.
     static func merge(
         _ batch: TypedBatch, into scheduled: inout ScheduledSession, now: UInt64, typed: inout [TypedEntry],
-        events: inout [Event]
+        events: inout [Event], isForStore: Bool = true
     ) {
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
         let attentionID = scheduled.attentionID
         let numberOfFirst = scheduled.session.absorb(batch) { entry in
-            typed.append(
-                TypedEntry(
-                    session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
-                    needsAttention: entry.id >= attentionID))
+            var typedEntry = TypedEntry(
+                session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
+                needsAttention: entry.id >= attentionID)
+            typedEntry.isForStore = isForStore
+            typed.append(typedEntry)
         }
         scheduled.entriesTyped &+= UInt64(batch.count)
         scheduled.rate.note(scheduled.entriesTyped, at: now)
@@ -194,16 +195,66 @@ extension Engine {
         var events: [Event] = []
         clock = max(clock, now)
         guard sessions.slot(of: ticket.name) == ticket.slot else { return events }
-        _ = sessions.withSession(inSlot: ticket.slot) { scheduled in
-            guard scheduled.inFlight == ticket.number else { return }
+        let listed = sessions.withSession(inSlot: ticket.slot) { scheduled -> Bool in
+            guard scheduled.inFlight == ticket.number else { return false }
             scheduled.inFlight = nil
             let session = scheduled.session
             guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
-                session.nextID == batch.firstID
-            else { return }
-            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                session.nextID == batch.firstID, batch.kept.count > 0
+            else { return false }
+            // An entry the store must see with the session's bookkeeping
+            // (an id reservation, a compaction) is seen now, after the
+            // entries still waiting, so that the store gets them in id order.
+            if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
+                Engine.takeUnstored(of: &scheduled, into: &typed)
+                Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                return false
+            }
+            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: false)
+            guard scheduled.unstoredFrom == nil else { return false }
+            scheduled.unstoredFrom = batch.firstKeptID
+            return true
         }
+        if listed == true { unstored.append((ticket.slot, ticket.name)) }
         return events
+    }
+
+    /// Hands the store, in `typed`, every flat-out entry merged since the
+    /// last call that the sessions still retain, in id order, session by
+    /// session; the daemon calls it before each sync. Entries dropped by
+    /// retention in between are never written.
+    public mutating func takeUnstoredEntries(into typed: inout [TypedEntry]) {
+        for (slot, name) in unstored where sessions.slot(of: name) == slot {
+            _ = sessions.withSession(inSlot: slot) { Engine.takeUnstored(of: &$0, into: &typed) }
+        }
+        unstored.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether flat-out entries wait for `takeUnstoredEntries`.
+    public var hasUnstoredEntries: Bool { !unstored.isEmpty }
+
+    /// The session's retained entries from `unstoredFrom` on, for the store.
+    static func takeUnstored(of scheduled: inout ScheduledSession, into typed: inout [TypedEntry]) {
+        guard let from = scheduled.unstoredFrom else { return }
+        scheduled.unstoredFrom = nil
+        let log = scheduled.session.log
+        // The first position at or after `from`: ids increase along the log.
+        var low = 0
+        var high = log.count
+        while low < high {
+            let middle = (low + high) / 2
+            if log[middle].id < from { low = middle + 1 } else { high = middle }
+        }
+        let name = scheduled.session.name
+        let epoch = scheduled.session.epoch
+        let attentionID = scheduled.attentionID
+        for position in low..<log.count {
+            let entry = log[position]
+            typed.append(
+                TypedEntry(
+                    session: name, epoch: epoch, entry: entry, isFollowed: false,
+                    needsAttention: entry.id >= attentionID))
+        }
     }
 
     /// Flat-out sessions that may want a batch.

@@ -86,18 +86,34 @@ extension Daemon {
         var touched: [Connection] = []
         let logsTyped = configuration.logTyped
         for typed in batch {
-            if typed.needsAttention {
-                if let session = engine.session(named: typed.session) {
-                    engine.setAttention(typed.session, from: store.append(typed, of: session))
-                }
-            } else {
-                store.record(typed)
-            }
+            if typed.isForStore { store(typed) }
             if logsTyped { record(Event(.typed(typed.entry), session: typed.session)) }
             // Most sessions have no follower: no name is hashed for them.
             guard typed.isFollowed else { continue }
             counters.followerEntriesLost &+= subscriptions.deliver(typed, touching: &touched)
         }
         if !touched.isEmpty { subscriptions.holdBack(touched) }
+    }
+
+    /// Hands an entry to the store: in bulk, or with the session's
+    /// bookkeeping when `needsAttention`.
+    private func store(_ typed: TypedEntry) {
+        if typed.needsAttention {
+            if let session = engine.session(named: typed.session) {
+                engine.setAttention(typed.session, from: store.append(typed, of: session))
+            }
+        } else {
+            store.record(typed)
+        }
+    }
+
+    /// Hands the store the flat-out entries still retained that it has not
+    /// seen (`Engine.takeUnstoredEntries`): before each sync and at shutdown.
+    func storeFlatOutEntries() {
+        guard engine.hasUnstoredEntries else { return }
+        scratch.typed.removeAll(keepingCapacity: true)
+        engine.takeUnstoredEntries(into: &scratch.typed)
+        for typed in scratch.typed { store(typed) }
+        scratch.typed.removeAll(keepingCapacity: true)
     }
 }
