@@ -5,7 +5,7 @@ daemon's CPU (all its threads: /proc/PID/stat), with the PING and SET
 round trips (p50, p99) measured meanwhile, beside the C loop
 `bench/typing-reference.c` in the same run. See BENCHMARKS.md.
 
-    bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R]
+    bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E]
 
 Needs `swift build -c release --product monkeyd` (bench/flatout.sh does it).
 """
@@ -74,6 +74,7 @@ def run_daemon(arguments, directory):
     monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
     configuration = os.path.join(directory, "monkeyd.conf")
     with open(configuration, "w") as file:
+        file.write(f"max_entries = {arguments.entries}\n")
         if arguments.threads:
             file.write(f"typing_threads = {arguments.threads}\n")
     path = os.path.join(directory, "monkeyd.sock")
@@ -135,6 +136,7 @@ def main():
     parser.add_argument("--monkeys", type=int, default=10000)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--entries", type=int, default=1000, help="max_entries (retention)")
     arguments = parser.parse_args()
     results, references = [], []
     for number in range(arguments.rounds):
@@ -148,7 +150,8 @@ def main():
     def median(key):
         return statistics.median(result[key] for result in results)
 
-    print(f"monkeys={arguments.monkeys} threads={arguments.threads or 'auto'} rounds={arguments.rounds}")
+    print(f"monkeys={arguments.monkeys} max_entries={arguments.entries} threads={arguments.threads or 'auto'} "
+          f"rounds={arguments.rounds}")
     print(f"M characters per wall-second      {median('wall'):10.0f}")
     print(f"M characters per daemon CPU-second {median('cpu'):9.0f}  (daemon CPU {median('cores'):.2f} cores)")
     print(f"C loop, exact, M per CPU-second   {statistics.median(references):10.0f}")

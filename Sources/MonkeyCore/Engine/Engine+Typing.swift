@@ -51,10 +51,14 @@ extension Engine {
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
         let attentionID = scheduled.attentionID
+        // Only the newest entry may need the store's bookkeeping: a
+        // compaction writes the log, whose newest it then is, and an id
+        // reservation for it covers the others.
+        let lastKeptID = batch.firstKeptID &+ UInt64(max(batch.kept.count - 1, 0))
         let numberOfFirst = scheduled.session.absorb(batch) { entry in
             var typedEntry = TypedEntry(
                 session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
-                needsAttention: entry.id >= attentionID)
+                needsAttention: entry.id == lastKeptID && entry.id >= attentionID)
             typedEntry.isForStore = isForStore
             typed.append(typedEntry)
         }
@@ -206,7 +210,7 @@ extension Engine {
             // (an id reservation, a compaction) is seen now, after the
             // entries still waiting, so that the store gets them in id order.
             if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
-                Engine.takeUnstored(of: &scheduled, into: &typed)
+                Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
                 Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
                 return false
             }
@@ -225,7 +229,9 @@ extension Engine {
     /// retention in between are never written.
     public mutating func takeUnstoredEntries(into typed: inout [TypedEntry]) {
         for (slot, name) in unstored where sessions.slot(of: name) == slot {
-            _ = sessions.withSession(inSlot: slot) { Engine.takeUnstored(of: &$0, into: &typed) }
+            _ = sessions.withSession(inSlot: slot) {
+                Engine.takeUnstored(of: &$0, into: &typed, attendingToTheNewest: true)
+            }
         }
         unstored.removeAll(keepingCapacity: true)
     }
@@ -233,8 +239,12 @@ extension Engine {
     /// Whether flat-out entries wait for `takeUnstoredEntries`.
     public var hasUnstoredEntries: Bool { !unstored.isEmpty }
 
-    /// The session's retained entries from `unstoredFrom` on, for the store.
-    static func takeUnstored(of scheduled: inout ScheduledSession, into typed: inout [TypedEntry]) {
+    /// The session's retained entries from `unstoredFrom` on, for the store;
+    /// the newest of them with the session's bookkeeping if it needs it and
+    /// `attendingToTheNewest` (it is then the log's newest, see `merge`).
+    static func takeUnstored(
+        of scheduled: inout ScheduledSession, into typed: inout [TypedEntry], attendingToTheNewest: Bool
+    ) {
         guard let from = scheduled.unstoredFrom else { return }
         scheduled.unstoredFrom = nil
         let log = scheduled.session.log
@@ -253,7 +263,7 @@ extension Engine {
             typed.append(
                 TypedEntry(
                     session: name, epoch: epoch, entry: entry, isFollowed: false,
-                    needsAttention: entry.id >= attentionID))
+                    needsAttention: attendingToTheNewest && position == log.count - 1 && entry.id >= attentionID))
         }
     }
 

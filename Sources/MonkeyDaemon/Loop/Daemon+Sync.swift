@@ -23,7 +23,6 @@ extension Daemon {
         store.sync(events: eventLog, replyingOn: queue) { [self] in
             counters.wakeUps.note(.syncCompletion)
             armSyncTimer()
-            feedTypingPool()
         }
     }
 }

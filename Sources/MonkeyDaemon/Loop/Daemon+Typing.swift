@@ -61,14 +61,10 @@ extension Daemon {
     /// batch in flight, round robin, keeping about two a thread queued.
     /// Jobs are made from committed state only: at the end of a pass,
     /// after its group commit, or after a merge.
-    ///
-    /// While the store is writing and what waits for the next write is
-    /// already large, no job is handed out: flat-out typing waits for the
-    /// disk (the sync's completion feeds the threads again), so that what
-    /// waits in memory stays bounded.
+    /// What waits for the disk stays bounded without holding typing back:
+    /// flat-out entries reach the store only at a sync, those retained.
     func feedTypingPool() {
         guard engine.hasFlatOutSessions, !isShuttingDown else { return }
-        guard !(store.isSyncing && store.wantsEarlySync) else { return }
         let room = 2 * typingPool.threadCount - batchesInFlight
         guard room > 0 else { return }
         let jobs = engine.flatOutJobs(limit: room)
