@@ -113,4 +113,25 @@ struct FlatOutTests {
             }, "the restored session types on, past every id seen before the kill: \(newest) vs \(highest)")
         _ = try again.request("STOP s")
     }
+
+    /// Only the entries retained at a sync reach the disk: typing far more
+    /// than `max_entries` writes little, and a restart finds the log as it was.
+    @Test func whatReachesTheDiskIsBoundedByRetention() throws {
+        let state = TemporaryDirectory()
+        let configuration = "max_entries = 100\ntyping_threads = 1\n"
+        let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("START s interval=0 monkeys=10")
+        #expect(try eventually { try Self.typed(daemon, "s") > 300_000 })
+        _ = try daemon.request("STOP s")
+        let before = try daemon.request("LOG s").dropLast()
+        #expect(before.count == 100)
+        #expect(try daemon.stop() == 0)
+        let written = try FileManager.default.subpathsOfDirectory(atPath: state.path).reduce(0) { total, path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: state.path + "/" + path)
+            return total + ((attributes[.size] as? Int) ?? 0)
+        }
+        #expect(written < 3_000_000, "\(written) bytes for 3 MB typed and 100 entries of 10 kept")
+        let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        #expect(try again.request("LOG s").dropLast() == before)
+    }
 }

@@ -26,11 +26,15 @@ func residentMiB() -> Double {
     defer { fclose(file) }
     var size = 0
     var resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { residentPointer in
-            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
-        }
-    }) == 2 else { return 0 }
+    guard
+        withUnsafeMutablePointer(
+            to: &size,
+            { sizePointer in
+                withUnsafeMutablePointer(to: &resident) { residentPointer in
+                    withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+                }
+            }) == 2
+    else { return 0 }
     return Double(resident * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1_048_576
 }
 
@@ -99,7 +103,8 @@ print(
 print(
     "index at K=\(chunk): \(index.distinctChunks) distinct chunks of \(index.windowCount) windows, built in "
         + "\(Int((built - startIndex) * 1000)) ms CPU; index \(index.memoryBytes >> 20) MiB "
-        + "(filter \(index.filterBytes >> 10) KiB); RSS \(Int(residentMiB())) MiB (\(Int(baseline)) MiB before reading), at most \(Int(maximumResidentMiB())) MiB")
+        + "(filter \(index.filterBytes >> 10) KiB); RSS \(Int(residentMiB())) MiB (\(Int(baseline)) MiB before reading), at most \(Int(maximumResidentMiB())) MiB"
+)
 
 let startFigures = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
 let expected = ExpectedCoverage(index: index)

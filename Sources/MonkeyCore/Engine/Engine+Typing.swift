@@ -45,24 +45,27 @@ extension Engine {
     /// becomes the session's.
     static func merge(
         _ batch: TypedBatch, into scheduled: inout ScheduledSession, now: UInt64, typed: inout [TypedEntry],
-        events: inout [Event]
+        events: inout [Event], isForStore: Bool = true
     ) {
-        let numberOfFirst = scheduled.session.absorb(batch)
-        scheduled.entriesTyped &+= UInt64(batch.count)
-        scheduled.rate.note(scheduled.entriesTyped, at: now)
-        scheduled.charactersTyped &+= batch.charactersTyped
-        scheduled.hitsTyped &+= UInt64(batch.hitCount)
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
         let attentionID = scheduled.attentionID
-        for index in 0..<batch.kept.count {
-            let entry = batch.keptEntry(index, numberOfFirst: numberOfFirst)
-            typed.append(
-                TypedEntry(
-                    session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
-                    needsAttention: entry.id >= attentionID))
+        // Only the newest entry may need the store's bookkeeping: a
+        // compaction writes the log, whose newest it then is, and an id
+        // reservation for it covers the others.
+        let lastKeptID = batch.firstKeptID &+ UInt64(max(batch.kept.count - 1, 0))
+        let numberOfFirst = scheduled.session.absorb(batch) { entry in
+            var typedEntry = TypedEntry(
+                session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
+                needsAttention: entry.id == lastKeptID && entry.id >= attentionID)
+            typedEntry.isForStore = isForStore
+            typed.append(typedEntry)
         }
+        scheduled.entriesTyped &+= UInt64(batch.count)
+        scheduled.rate.note(scheduled.entriesTyped, at: now)
+        scheduled.charactersTyped &+= batch.charactersTyped
+        scheduled.hitsTyped &+= UInt64(batch.hitCount)
         guard !batch.improvements.isEmpty || !batch.reportedHitIDs.isEmpty else { return }
         let target = scheduled.session.settings.target
         var improvements = batch.improvements.makeIterator()
@@ -125,9 +128,9 @@ public struct PoolJob: Sendable {
 extension Engine {
     /// Characters a flat-out batch types: a few milliseconds of one
     /// typing thread's work at the kernel's speed.
-    public static let flatOutBatchCharacters = 4 << 20
+    public static let flatOutBatchCharacters = 1 << 20
     /// The most entries of one flat-out batch, whatever the monkeys.
-    public static let flatOutBatchEntries = 1 << 16
+    public static let flatOutBatchEntries = 1 << 14
 
     /// Entries in one flat-out batch of a session of `monkeys`, with
     /// `retention` entries kept: the kept texts are at most a batch's characters.
@@ -196,16 +199,72 @@ extension Engine {
         var events: [Event] = []
         clock = max(clock, now)
         guard sessions.slot(of: ticket.name) == ticket.slot else { return events }
-        _ = sessions.withSession(inSlot: ticket.slot) { scheduled in
-            guard scheduled.inFlight == ticket.number else { return }
+        let listed = sessions.withSession(inSlot: ticket.slot) { scheduled -> Bool in
+            guard scheduled.inFlight == ticket.number else { return false }
             scheduled.inFlight = nil
             let session = scheduled.session
             guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
-                session.nextID == batch.firstID
-            else { return }
-            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                session.nextID == batch.firstID, batch.kept.count > 0
+            else { return false }
+            // An entry the store must see with the session's bookkeeping
+            // (an id reservation, a compaction) is seen now, after the
+            // entries still waiting, so that the store gets them in id order.
+            if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
+                Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
+                Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                return false
+            }
+            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: false)
+            guard scheduled.unstoredFrom == nil else { return false }
+            scheduled.unstoredFrom = batch.firstKeptID
+            return true
         }
+        if listed == true { unstored.append((ticket.slot, ticket.name)) }
         return events
+    }
+
+    /// Hands the store, in `typed`, every flat-out entry merged since the
+    /// last call that the sessions still retain, in id order, session by
+    /// session; the daemon calls it before each sync. Entries dropped by
+    /// retention in between are never written.
+    public mutating func takeUnstoredEntries(into typed: inout [TypedEntry]) {
+        for (slot, name) in unstored where sessions.slot(of: name) == slot {
+            _ = sessions.withSession(inSlot: slot) {
+                Engine.takeUnstored(of: &$0, into: &typed, attendingToTheNewest: true)
+            }
+        }
+        unstored.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether flat-out entries wait for `takeUnstoredEntries`.
+    public var hasUnstoredEntries: Bool { !unstored.isEmpty }
+
+    /// The session's retained entries from `unstoredFrom` on, for the store;
+    /// the newest of them with the session's bookkeeping if it needs it and
+    /// `attendingToTheNewest` (it is then the log's newest, see `merge`).
+    static func takeUnstored(
+        of scheduled: inout ScheduledSession, into typed: inout [TypedEntry], attendingToTheNewest: Bool
+    ) {
+        guard let from = scheduled.unstoredFrom else { return }
+        scheduled.unstoredFrom = nil
+        let log = scheduled.session.log
+        // The first position at or after `from`: ids increase along the log.
+        var low = 0
+        var high = log.count
+        while low < high {
+            let middle = (low + high) / 2
+            if log[middle].id < from { low = middle + 1 } else { high = middle }
+        }
+        let name = scheduled.session.name
+        let epoch = scheduled.session.epoch
+        let attentionID = scheduled.attentionID
+        for position in low..<log.count {
+            let entry = log[position]
+            typed.append(
+                TypedEntry(
+                    session: name, epoch: epoch, entry: entry, isFollowed: false,
+                    needsAttention: attendingToTheNewest && position == log.count - 1 && entry.id >= attentionID))
+        }
     }
 
     /// Flat-out sessions that may want a batch.

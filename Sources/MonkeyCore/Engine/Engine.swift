@@ -24,6 +24,8 @@ public struct Engine {
     /// The latest time the engine was told (a request, ticks, a merge):
     /// what STATUS reads rates at.
     public internal(set) var clock: UInt64 = 0
+    /// Sessions with flat-out entries not yet handed to the store.
+    var unstored: [(slot: Int, name: SessionName)] = []
     /// The number of the next flat-out batch (`PoolJob.Ticket`).
     var nextTicket: UInt64 = 1
     /// The sessions in name order as of a `SessionTable.generation`, for
@@ -74,6 +76,9 @@ public struct Engine {
         var inFlight: UInt64?
         /// Entries a second lately, for STATUS.
         var rate = RateMeter()
+        /// The first id of its flat-out entries merged but not yet handed
+        /// to the store; nil when there are none.
+        var unstoredFrom: UInt64?
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -328,4 +333,8 @@ public struct TypedEntry: Sendable {
     /// and then say which entry it needs to see next (`Engine.setAttention`);
     /// it records the others in bulk.
     public let needsAttention: Bool
+    /// The store takes it now. A flat-out session's entries are handed to
+    /// the store at the next sync instead, those still retained then
+    /// (`Engine.takeUnstoredEntries`): the others need never be written.
+    public var isForStore = true
 }

@@ -84,12 +84,17 @@ public struct Session: Sendable {
 
     /// Takes in a batch typed from the session's next id (a `TypingJob` made
     /// from it): its kept entries into the log, the ids and numbers past
-    /// it, its hits and best progress. Returns the number of its first entry.
+    /// it, its hits and best progress; each kept entry is lent to `each`
+    /// as it goes in. Returns the number of its first entry.
     @discardableResult
-    public mutating func absorb(_ batch: TypedBatch) -> UInt64 {
+    public mutating func absorb(_ batch: TypedBatch, each: (Entry) -> Void = { _ in }) -> UInt64 {
         precondition(batch.firstID == nextID, "a batch is typed from the session's next id")
         let numberOfFirst = nextNumber
-        for index in 0..<batch.kept.count { log.append(batch.keptEntry(index, numberOfFirst: numberOfFirst)) }
+        for index in 0..<batch.kept.count {
+            let entry = batch.keptEntry(index, numberOfFirst: numberOfFirst)
+            log.append(entry)
+            each(entry)
+        }
         let count = UInt64(batch.count)
         nextID += count
         nextNumber += count

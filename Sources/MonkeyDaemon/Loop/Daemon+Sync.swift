@@ -6,7 +6,9 @@ import MonkeyCore
 extension Daemon {
     func armSyncTimer() {
         // While a sync is in progress its completion arms the timer again.
-        guard store.hasPendingWrites(events: eventLog), !store.isSyncing, !isShuttingDown else { return }
+        guard store.hasPendingWrites(events: eventLog) || engine.hasUnstoredEntries, !store.isSyncing,
+            !isShuttingDown
+        else { return }
         // Much piled up (a long sync_interval, fast typing): written now
         // rather than more held in memory; the timer moves only earlier.
         let delay = store.wantsEarlySync ? 0 : store.syncInterval.nanoseconds
@@ -17,6 +19,7 @@ extension Daemon {
     /// meanwhile (or a failure left) waits one interval more.
     func syncTimerFired() {
         counters.wakeUps.note(.syncTimer)
+        storeFlatOutEntries()
         store.sync(events: eventLog, replyingOn: queue) { [self] in
             counters.wakeUps.note(.syncCompletion)
             armSyncTimer()

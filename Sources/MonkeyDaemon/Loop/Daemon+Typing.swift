@@ -36,22 +36,20 @@ extension Daemon {
         pass.movesTickTimer = true
     }
 
-    /// Merges what the typing threads typed, in a pass of its own: each
-    /// batch whose session is as it was when its job was made
-    /// (`Engine.merge(_:of:into:)`; the others are discarded), delivered
-    /// in id order like a tick's entries; then more jobs.
+    /// Merges a batch the typing threads typed, in a pass of its own, if
+    /// its session is as it was when its job was made
+    /// (`Engine.merge(_:of:now:into:)`; otherwise it is discarded): its
+    /// entries delivered in id order like a tick's; then more jobs. One
+    /// batch a pass: requests that came meanwhile are served before the next.
     func typedBatchesFinished() {
         runPass {
-            let results = typingPool.takeResults()
-            guard !results.isEmpty else { return }
-            batchesInFlight -= results.count
+            let (result, more) = typingPool.takeResult()
+            if more { queue.async { [self] in typedBatchesFinished() } }
+            guard let (ticket, batch) = result else { return }
+            batchesInFlight -= 1
             guard !isShuttingDown else { return }
             scratch.typed.removeAll(keepingCapacity: true)
-            var events: [Event] = []
-            let now = Daemon.now()
-            for (ticket, batch) in results {
-                events.append(contentsOf: engine.merge(batch, of: ticket, now: now, into: &scratch.typed))
-            }
+            let events = engine.merge(batch, of: ticket, now: Daemon.now(), into: &scratch.typed)
             deliver(scratch.typed)
             record(events)
             pass.changedState = true
@@ -63,6 +61,8 @@ extension Daemon {
     /// batch in flight, round robin, keeping about two a thread queued.
     /// Jobs are made from committed state only: at the end of a pass,
     /// after its group commit, or after a merge.
+    /// What waits for the disk stays bounded without holding typing back:
+    /// flat-out entries reach the store only at a sync, those retained.
     func feedTypingPool() {
         guard engine.hasFlatOutSessions, !isShuttingDown else { return }
         let room = 2 * typingPool.threadCount - batchesInFlight
@@ -82,18 +82,34 @@ extension Daemon {
         var touched: [Connection] = []
         let logsTyped = configuration.logTyped
         for typed in batch {
-            if typed.needsAttention {
-                if let session = engine.session(named: typed.session) {
-                    engine.setAttention(typed.session, from: store.append(typed, of: session))
-                }
-            } else {
-                store.record(typed)
-            }
+            if typed.isForStore { store(typed) }
             if logsTyped { record(Event(.typed(typed.entry), session: typed.session)) }
             // Most sessions have no follower: no name is hashed for them.
             guard typed.isFollowed else { continue }
             counters.followerEntriesLost &+= subscriptions.deliver(typed, touching: &touched)
         }
         if !touched.isEmpty { subscriptions.holdBack(touched) }
+    }
+
+    /// Hands an entry to the store: in bulk, or with the session's
+    /// bookkeeping when `needsAttention`.
+    private func store(_ typed: TypedEntry) {
+        if typed.needsAttention {
+            if let session = engine.session(named: typed.session) {
+                engine.setAttention(typed.session, from: store.append(typed, of: session))
+            }
+        } else {
+            store.record(typed)
+        }
+    }
+
+    /// Hands the store the flat-out entries still retained that it has not
+    /// seen (`Engine.takeUnstoredEntries`): before each sync and at shutdown.
+    func storeFlatOutEntries() {
+        guard engine.hasUnstoredEntries else { return }
+        scratch.typed.removeAll(keepingCapacity: true)
+        engine.takeUnstoredEntries(into: &scratch.typed)
+        for typed in scratch.typed { store(typed) }
+        scratch.typed.removeAll(keepingCapacity: true)
     }
 }

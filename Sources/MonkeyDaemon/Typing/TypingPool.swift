@@ -56,12 +56,19 @@ final class TypingPool: Sendable {
         for _ in jobs { jobsWaiting.signal() }
     }
 
-    /// Every batch typed since the last call, in the order they were finished.
-    func takeResults() -> [(ticket: PoolJob.Ticket, batch: TypedBatch)] {
+    /// The oldest batch finished and not yet taken, and whether more are
+    /// waiting (then the owner takes them in passes of their own, so that
+    /// requests are served between two merges).
+    func takeResult() -> (result: (ticket: PoolJob.Ticket, batch: TypedBatch)?, more: Bool) {
         state.withLock { state in
-            state.ownerNotified = false
-            defer { state.results.removeAll(keepingCapacity: true) }
-            return state.results
+            guard !state.results.isEmpty else {
+                state.ownerNotified = false
+                return (nil, false)
+            }
+            let result = state.results.removeFirst()
+            let more = !state.results.isEmpty
+            if !more { state.ownerNotified = false }
+            return (result, more)
         }
     }
 

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Flat-out typing in the daemon: one session of MONKEYS monkeys at
+interval=0, characters typed per second of wall time and per second of the
+daemon's CPU (all its threads: /proc/PID/stat), with the PING and SET
+round trips (p50, p99) measured meanwhile, beside the C loop
+`bench/typing-reference.c` in the same run. See BENCHMARKS.md.
+
+    bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E]
+
+Needs `swift build -c release --product monkeyd` (bench/flatout.sh does it).
+"""
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Client:
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.socket.connect(path)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+        self.buffer = b""
+
+    def request(self, line):
+        self.socket.sendall(line.encode() + b"\n")
+        lines = []
+        while True:
+            while b"\n" not in self.buffer:
+                chunk = self.socket.recv(65536)
+                if not chunk:
+                    raise EOFError("monkeyd closed the connection")
+                self.buffer += chunk
+            head, _, self.buffer = self.buffer.partition(b"\n")
+            text = head.decode()
+            lines.append(text)
+            if text.startswith("OK") or text.startswith("ERR"):
+                return lines
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def typed(client, session):
+    record = client.request(f"STATUS {session}")[0]
+    fields = dict(field.partition("=")[::2] for field in record.split()[1:])
+    return int(fields["typed"]), fields.get("rate", "?")
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_daemon(arguments, directory):
+    monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
+    configuration = os.path.join(directory, "monkeyd.conf")
+    with open(configuration, "w") as file:
+        file.write(f"max_entries = {arguments.entries}\n")
+        if arguments.threads:
+            file.write(f"typing_threads = {arguments.threads}\n")
+    path = os.path.join(directory, "monkeyd.sock")
+    process = subprocess.Popen(
+        [monkeyd, "--socket", path, "--state-dir", os.path.join(directory, "state"), "--config", configuration],
+        stderr=subprocess.DEVNULL)
+    return process, path
+
+
+def one_round(arguments, directory):
+    process, path = run_daemon(arguments, directory)
+    try:
+        client = Client(path)
+        probe = Client(path)
+        client.request(f"START s interval=0 monkeys={arguments.monkeys} target=\"to be or not to be\" "
+                       "alphabet=\"abcdefghijklmnopqrstuvwxyz \"")
+        client.request("START timed interval=10ms")
+        time.sleep(0.5)  # the threads start and the first batches come
+        start_typed, _ = typed(client, "s")
+        start_cpu = cpu_seconds(process.pid)
+        start_wall = time.monotonic()
+        pings, sets = [], []
+        count = 0
+        while time.monotonic() - start_wall < arguments.seconds:
+            began = time.perf_counter()
+            probe.request("PING")
+            pings.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            probe.request(f"SET timed monkeys={1 + count % 7}")
+            sets.append(time.perf_counter() - began)
+            count += 1
+            time.sleep(0.002)
+        end_typed, rate = typed(client, "s")
+        wall = time.monotonic() - start_wall
+        cpu = cpu_seconds(process.pid) - start_cpu
+        characters = (end_typed - start_typed) * arguments.monkeys
+        client.request("STOP s")
+        return {
+            "wall": characters / wall / 1e6, "cpu": characters / cpu / 1e6 if cpu > 0 else 0,
+            "cores": cpu / wall, "ping50": percentile(pings, 0.5) * 1e3, "ping99": percentile(pings, 0.99) * 1e3,
+            "set50": percentile(sets, 0.5) * 1e3, "set99": percentile(sets, 0.99) * 1e3, "rate": rate,
+        }
+    finally:
+        process.kill()
+        process.wait()
+
+
+def reference(directory, seconds):
+    binary = os.path.join(directory, "typing-reference")
+    if not os.path.exists(binary):
+        subprocess.run(["gcc", "-O2", "-o", binary, os.path.join(ROOT, "bench", "typing-reference.c")], check=True)
+    line = subprocess.run([binary, "exact", str(seconds)], capture_output=True, text=True, check=True).stdout
+    return float(line.split()[1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=3)
+    parser.add_argument("--monkeys", type=int, default=10000)
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--entries", type=int, default=1000, help="max_entries (retention)")
+    arguments = parser.parse_args()
+    results, references = [], []
+    for number in range(arguments.rounds):
+        with tempfile.TemporaryDirectory(prefix="monkeyd-flatout.") as directory:
+            references.append(reference(directory, 1))
+            result = one_round(arguments, directory)
+            results.append(result)
+            print(f"round {number + 1}: " + " ".join(f"{key}={value:.3f}" if isinstance(value, float)
+                  else f"{key}={value}" for key, value in result.items()), file=sys.stderr, flush=True)
+
+    def median(key):
+        return statistics.median(result[key] for result in results)
+
+    print(f"monkeys={arguments.monkeys} max_entries={arguments.entries} threads={arguments.threads or 'auto'} "
+          f"rounds={arguments.rounds}")
+    print(f"M characters per wall-second      {median('wall'):10.0f}")
+    print(f"M characters per daemon CPU-second {median('cpu'):9.0f}  (daemon CPU {median('cores'):.2f} cores)")
+    print(f"C loop, exact, M per CPU-second   {statistics.median(references):10.0f}")
+    print(f"PING ms p50 / p99                 {median('ping50'):7.3f} / {median('ping99'):.3f}")
+    print(f"SET ms p50 / p99                  {median('set50'):7.3f} / {median('set99'):.3f}")
+
+
+if __name__ == "__main__":
+    main()
