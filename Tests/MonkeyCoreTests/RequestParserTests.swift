@@ -10,6 +10,7 @@ struct RequestParserTests {
         switch verb {
         case .ping, .hello, .help, .quit, .status, .metrics, .events: ""
         case .wait: " a for=hit"
+        case .coverage: " a"
         case .start, .stop, .clear, .delete, .log, .tail: " a"
         case .set: " a monkeys=2"
         }

@@ -30,8 +30,15 @@ public struct Configuration: Sendable, Equatable {
     /// How long a metrics connection lives from its accept: its request and
     /// the whole answer must fit in it (a slow peer is cut).
     public var metricsTimeout = Interval(nanoseconds: 10_000_000_000)
+    /// Where the corpora are (`corpus_dir`); nil: `corpora` in the state directory.
+    public var corpusDirectory: String?
 
     public init() {}
+
+    /// `corpus_dir`, or its default inside `stateDirectory`.
+    public func corpusDirectory(stateDirectory: String) -> String {
+        corpusDirectory ?? stateDirectory + "/corpora"
+    }
 
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public let line: Int
@@ -45,7 +52,7 @@ public struct Configuration: Sendable, Equatable {
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
         "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "max_events",
         "log_typed", "socket_mode", "socket_group", "idle_timeout", "metrics_listen", "max_metrics_clients",
-        "metrics_timeout",
+        "metrics_timeout", "corpus_dir", "max_corpus_bytes",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {
@@ -126,6 +133,11 @@ public struct Configuration: Sendable, Equatable {
             }
         case "max_metrics_clients": maximumMetricsClients = try Self.count(value, 1...100_000)
         case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
+        case "corpus_dir":
+            guard value.hasPrefix("/") else { throw Message(text: "expected an absolute path, not '\(value)'") }
+            corpusDirectory = value
+        case "max_corpus_bytes":
+            limits.maximumCorpusBytes = try Self.bytes(value, 1...CorpusLimits.largestCorpusBytes)
         case "socket_mode":
             guard let mode = UInt32(value, radix: 8), mode <= 0o777 else {
                 throw Message(text: "expected an octal mode such as 0660, not '\(value)'")

@@ -58,6 +58,8 @@ public struct Engine {
         /// The odds of its target with its settings (nil: no target),
         /// worked out when they change, never per tick.
         var odds: Odds?
+        /// A corpus session's corpus and coverage (see `CorpusRun`).
+        var corpus: CorpusRun?
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -166,6 +168,8 @@ public struct Engine {
     /// to deliver, and reschedules them. Returns the events (hits) to log.
     public mutating func runDueTicks(now: UInt64, into typed: inout [TypedEntry]) -> [Event] {
         var events: [Event] = []
+        // A corpus session's hit, works completed and percent reached, in that order.
+        var corpusEvents: [Event] = []
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
         defer { self.random = random }
@@ -194,7 +198,10 @@ public struct Engine {
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
                 let bestBefore = scheduled.session.bestLength
-                let entry = scheduled.session.type(using: &random)
+                let entry =
+                    scheduled.corpus == nil
+                    ? scheduled.session.type(using: &random)
+                    : Engine.typeCovering(&scheduled, using: &random, events: &corpusEvents)
                 scheduled.entriesTyped &+= 1
                 scheduled.charactersTyped &+= UInt64(scheduled.session.settings.monkeys)
                 if entry.isHit { scheduled.hitsTyped &+= 1 }
@@ -216,8 +223,10 @@ public struct Engine {
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
             if let last = typed.last {
                 if improvesBest { events.append(bestEvent(last.session, last.entry)) }
-                if last.entry.isHit { events.append(hitEvent(last.session, last.entry)) }
+                if last.entry.isHit && corpusEvents.isEmpty { events.append(hitEvent(last.session, last.entry)) }
             }
+            events.append(contentsOf: corpusEvents)
+            corpusEvents.removeAll()
         }
         return events
     }

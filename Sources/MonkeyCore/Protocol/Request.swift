@@ -30,12 +30,15 @@ public enum WaitCondition: Sendable, Equatable {
     case stopped
     /// Best progress of at least this many characters (met at once when it has them).
     case best(Int)
+    /// A corpus session's coverage of at least this many percent (met at once when it has it).
+    case coverage(Int)
 
     public var text: String {
         switch self {
         case .hit: "hit"
         case .stopped: "stopped"
         case .best(let length): "best=\(length)"
+        case .coverage(let percent): "coverage=\(percent)"
         }
     }
 }
@@ -61,6 +64,7 @@ public enum Request: Sendable, Equatable {
     case metrics
     case events(EventsQuery)
     case wait(SessionName, WaitCondition, timeout: Interval?)
+    case coverage(SessionName, CoverageQuery)
 
     public var verb: Verb {
         switch self {
@@ -79,6 +83,7 @@ public enum Request: Sendable, Equatable {
         case .metrics: .metrics
         case .events: .events
         case .wait: .wait
+        case .coverage: .coverage
         }
     }
 }

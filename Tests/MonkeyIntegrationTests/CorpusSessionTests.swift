@@ -1,0 +1,186 @@
+import Foundation
+import Glibc
+import MonkeyCore
+import Testing
+
+/// Corpus sessions (monkeyd(8), Corpora and coverage) end to end: the real
+/// daemon covers a small corpus, and what it says is checked against a
+/// plain, slow reading of the rule on the entries LOG gives back.
+@Suite("Corpus sessions")
+struct CorpusSessionTests {
+    /// Makes `corpus_dir/NAME` with `files` (name → contents) in a state
+    /// directory's default `corpora`.
+    static func makeCorpus(_ name: String, _ files: [String: String], in state: String) throws {
+        let directory = state + "/corpora/" + name
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (file, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + file)) }
+    }
+
+    /// The works of the test corpus, normalised for `ab` by hand: letters
+    /// lower-cased, everything else dropped.
+    static let works: [(name: String, file: String, text: String, normalised: String)] = [
+        ("one", "one.txt", "Abba, bab!\n", "abbabab"),
+        ("two", "two.txt", "aaa BBB\naab", "aaabbbaab"),
+        ("zed", "zed.txt", "ba", "ba"),
+    ]
+
+    static func makeTestCorpus(in state: String) throws {
+        try makeCorpus("small", Dictionary(uniqueKeysWithValues: works.map { ($0.file, $0.text) }), in: state)
+    }
+
+    /// §13's rule, slowly: every window of `chunk` characters of every
+    /// entry, wherever it occurs in a work, covers its characters there.
+    /// Answers each work's covered flags and each entry's count of new ones.
+    static func referenceCoverage(of entries: [String], chunk: Int) -> (covered: [[Bool]], new: [Int]) {
+        let texts = works.map { Array($0.normalised) }
+        var covered = texts.map { [Bool](repeating: false, count: $0.count) }
+        var new: [Int] = []
+        for entry in entries {
+            let characters = Array(entry)
+            var added = 0
+            if characters.count >= chunk {
+                for start in 0...(characters.count - chunk) {
+                    let window = Array(characters[start..<(start + chunk)])
+                    for (work, text) in texts.enumerated() where text.count >= chunk {
+                        for place in 0...(text.count - chunk) where Array(text[place..<(place + chunk)]) == window {
+                            for position in place..<(place + chunk) where !covered[work][position] {
+                                covered[work][position] = true
+                                added += 1
+                            }
+                        }
+                    }
+                }
+            }
+            new.append(added)
+        }
+        return (covered, new)
+    }
+
+    /// A work's covered flags and text as COVERAGE work= gives them, checked to alternate.
+    static func segments(_ daemon: DaemonProcess, _ session: String, work: String) throws -> (
+        covered: [Bool], text: String
+    ) {
+        let lines = try daemon.request("COVERAGE \(session) work=\(work)")
+        #expect(lines.last == "OK", "\(lines)")
+        var covered: [Bool] = []
+        var text = ""
+        var last: String?
+        for line in lines.dropLast() {
+            let segment = try fields(line)
+            #expect(segment["type"] == "segment")
+            #expect(Int(segment["offset"] ?? "") == covered.count)
+            #expect(segment["covered"] != last, "adjacent segments alternate")
+            last = segment["covered"]
+            let length = Int(segment["length"] ?? "") ?? -1
+            #expect(segment["text"]?.count == length)
+            covered += [Bool](repeating: segment["covered"] == "yes", count: max(0, length))
+            text += segment["text"] ?? ""
+        }
+        return (covered, text)
+    }
+
+    @Test func coverageMatchesTheRuleCharacterByCharacter() throws {
+        let state = TemporaryDirectory()
+        try Self.makeTestCorpus(in: state.path)
+        let daemon = try DaemonProcess(stateDirectory: state.path)
+        let started = try daemon.request("START c corpus=small alphabet=ab chunk=3 monkeys=4 interval=1ms")
+        #expect(started.last?.hasPrefix("OK") == true, "\(started)")
+        #expect(try eventually { Int(try fields(daemon.request("STATUS c")[0])["typed"] ?? "") ?? 0 >= 40 })
+        _ = try daemon.request("STOP c")
+        let entries = try daemon.request("LOG c").dropLast().map(fields)
+        let texts = entries.map { $0["text"] ?? "" }
+        let reference = Self.referenceCoverage(of: texts, chunk: 3)
+        for (index, work) in Self.works.enumerated() {
+            let shown = try Self.segments(daemon, "c", work: work.name)
+            #expect(shown.text == work.normalised)
+            #expect(shown.covered == reference.covered[index], "work \(work.name)")
+        }
+        // Each entry is a hit exactly when it covered something new.
+        for (entry, new) in zip(entries, reference.new) {
+            #expect((entry["hit"] ?? "no") == (new > 0 ? "yes" : "no"), "entry \(entry["id"] ?? "")")
+        }
+        let status = try fields(daemon.request("STATUS c")[0])
+        let covered = reference.covered.joined().filter { $0 }.count
+        #expect(status["corpus"] == "small" && status["chunk"] == "3" && status["works"] == "3")
+        #expect(status["corpus_chars"] == "18" && status["covered"] == String(covered))
+        #expect(status["hits"] == String(reference.new.filter { $0 > 0 }.count))
+        #expect(status["windows"] == String(2 * texts.count))
+        #expect(status["target"] == nil && status["best"] == nil && status["chance"] == nil)
+        #expect(status["expected_coverage"] != nil && status["coverage"] != nil)
+        let complete = reference.covered.filter { $0.allSatisfy { $0 } }.count
+        #expect(status["works_complete"] == String(complete))
+        // The table of works.
+        let table = try daemon.request("COVERAGE c")
+        #expect(table.count == 4 && table.last == "OK", "\(table)")
+        for (line, (index, work)) in zip(table, Self.works.enumerated()) {
+            let row = try fields(line)
+            let workCovered = reference.covered[index].filter { $0 }.count
+            #expect(row["type"] == "work" && row["name"] == work.name)
+            #expect(row["chars"] == String(work.normalised.count) && row["covered"] == String(workCovered))
+            #expect(row["complete"] == (workCovered == work.normalised.count ? "yes" : "no"))
+        }
+        // The longest run, worked out from the reference.
+        var longest = (length: 0, work: "")
+        for (index, flags) in reference.covered.enumerated() {
+            var run = 0
+            for flag in flags {
+                run = flag ? run + 1 : 0
+                if run > longest.length { longest = (run, Self.works[index].name) }
+            }
+        }
+        #expect(status["longest_run"] == String(longest.length))
+        #expect(status["longest_run_work"] == (longest.length > 0 ? longest.work : nil))
+    }
+
+    @Test func refusesWhatCannotBeACorpus() throws {
+        let state = TemporaryDirectory()
+        let outside = TemporaryDirectory()
+        try Self.makeCorpus("good", ["a.txt": "abc"], in: state.path)
+        try Self.makeCorpus("latin1", ["a.txt": "ok", "b.txt": "caf\u{E9}"], in: state.path)
+        try Data([0x61, 0xE9, 0x62]).write(to: URL(fileURLWithPath: state.path + "/corpora/latin1/b.txt"))
+        try Self.makeCorpus("empty", ["notes": "x"], in: state.path)
+        try Self.makeCorpus("blank", ["a.txt": "abc", "b.txt": "123 !"], in: state.path)
+        try Self.makeCorpus("big", ["a.txt": String(repeating: "abcd", count: 300)], in: state.path)
+        try Self.makeCorpus("badname", ["-x.txt": "abc"], in: state.path)
+        try Self.makeCorpus("link", ["a.txt": "abc"], in: state.path)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside.path + "/secret.txt"))
+        #expect(symlink(outside.path + "/secret.txt", state.path + "/corpora/link/b.txt") == 0)
+        let daemon = try DaemonProcess(configuration: "max_corpus_bytes = 1000\n", stateDirectory: state.path)
+        func refusal(_ request: String) throws -> String {
+            try daemon.request(request).last ?? ""
+        }
+        #expect(try refusal("START s corpus=nothing").hasPrefix("ERR no-such-corpus "))
+        let latin1 = try refusal("START s corpus=latin1")
+        #expect(latin1.hasPrefix("ERR bad-corpus ") && latin1.contains("b.txt") && latin1.contains("UTF-8"))
+        #expect(try refusal("START s corpus=empty").hasPrefix("ERR bad-corpus "))
+        let blank = try refusal("START s corpus=blank")
+        #expect(blank.hasPrefix("ERR bad-corpus ") && blank.contains("b.txt"), "\(blank)")
+        let big = try refusal("START s corpus=big")
+        #expect(big.hasPrefix("ERR bad-corpus ") && big.contains("1000"), "\(big)")
+        let badName = try refusal("START s corpus=badname")
+        #expect(badName.hasPrefix("ERR bad-corpus ") && badName.contains("-x.txt"), "\(badName)")
+        let link = try refusal("START s corpus=link")
+        #expect(link.hasPrefix("ERR bad-corpus ") && link.contains("b.txt"), "\(link)")
+        #expect(try refusal("START s corpus=good target=abc").hasPrefix("ERR bad-request "))
+        #expect(try refusal("START s corpus=good chunk=65").hasPrefix("ERR bad-argument "))
+        #expect(try refusal("START s corpus=../x").hasPrefix("ERR bad-argument "))
+        // Nothing was made by the refusals.
+        #expect(try refusal("STATUS s").hasPrefix("ERR no-such-session "))
+        // A SET refused leaves a corpus session as it was.
+        #expect(try refusal("START s corpus=good alphabet=abc chunk=2 interval=1h").hasPrefix("OK"))
+        #expect(try refusal("SET s alphabet=xyz").hasPrefix("ERR bad-corpus "))
+        let status = try fields(daemon.request("STATUS s")[0])
+        #expect(status["alphabet"] == "abc" && status["corpus"] == "good" && status["corpus_chars"] == "3")
+        // A target makes it plain; corpus= again a corpus session, target gone.
+        #expect(try refusal("SET s target=ab").hasPrefix("OK"))
+        let plain = try fields(daemon.request("STATUS s")[0])
+        #expect(plain["corpus"] == nil && plain["target"] == "ab" && plain["coverage"] == nil)
+        #expect(try refusal("COVERAGE s").hasPrefix("ERR bad-argument "))
+        #expect(try refusal("SET s corpus=good").hasPrefix("OK"))
+        let again = try fields(daemon.request("STATUS s")[0])
+        #expect(again["corpus"] == "good" && again["target"] == nil)
+        #expect(try refusal("COVERAGE s work=nope").hasPrefix("ERR bad-argument "))
+        #expect(try refusal("SET s corpus=").hasPrefix("OK"))
+        #expect(try fields(daemon.request("STATUS s")[0])["corpus"] == nil)
+    }
+}
