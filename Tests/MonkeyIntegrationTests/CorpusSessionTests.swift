@@ -183,4 +183,55 @@ struct CorpusSessionTests {
         #expect(try refusal("SET s corpus=").hasPrefix("OK"))
         #expect(try fields(daemon.request("STATUS s")[0])["corpus"] == nil)
     }
+
+    /// Events of a corpus session: each hit says how many characters it
+    /// covered (no text), each work completed is `covered`, each new whole
+    /// percent `coverage`; WAIT for=coverage=P waits for the percent, or
+    /// answers at once when it is there; METRICS has the figures.
+    @Test func eventsWaitAndMetricsFollowCoverage() throws {
+        let state = TemporaryDirectory()
+        try Self.makeCorpus("tiny", ["x.txt": "abba", "y.txt": "aab"], in: state.path)
+        let daemon = try DaemonProcess(stateDirectory: state.path)
+        let waiter = try daemon.connect()
+        _ = try daemon.request("START c corpus=tiny alphabet=ab chunk=2 monkeys=3 interval=1h")
+        try waiter.send(line: "WAIT c for=coverage=100 timeout=30s")
+        _ = try daemon.request("SET c interval=1ms")
+        let met = try waiter.readResponse()
+        #expect(met.count == 2 && met.last == "OK", "\(met)")
+        // Met by the event that reached it.
+        let reached = try fields(met[0])
+        #expect(reached["kind"] == "coverage" && reached["percent"] == "100", "\(met)")
+        let session = try fields(daemon.request("STATUS c")[0])
+        #expect(session["coverage"] == "1" && session["covered"] == "7" && session["works_complete"] == "2")
+        // At once, now that it is covered.
+        let atOnce = try daemon.request("WAIT c for=coverage=50")
+        #expect(atOnce.last == "OK")
+        #expect(try fields(atOnce[0])["type"] == "session")
+        _ = try daemon.request("STOP c")
+        let events = try daemon.request("EVENTS after=0 session=c\n").dropLast().map(fields)
+        let hits = events.filter { $0["kind"] == "hit" }
+        #expect(!hits.isEmpty && hits.allSatisfy { $0["text"] == nil && Int($0["new"] ?? "") ?? 0 > 0 })
+        #expect(hits.compactMap { Int($0["new"] ?? "") }.reduce(0, +) == 7)
+        let hitIDs = Set(hits.compactMap { $0["entry_id"] })
+        let entries = try daemon.request("LOG c").dropLast().map(fields)
+        #expect(Set(entries.filter { $0["hit"] == "yes" }.compactMap { $0["id"] }) == hitIDs)
+        #expect(Set(events.filter { $0["kind"] == "covered" }.compactMap { $0["work"] }) == ["x", "y"])
+        let percents = events.filter { $0["kind"] == "coverage" }.compactMap { Int($0["percent"] ?? "") }
+        #expect(percents.last == 100 && percents == percents.sorted() && Set(percents).count == percents.count)
+        // Bitmap lines: every character covered.
+        let bitmap = try daemon.request("COVERAGE c format=bitmap")
+        #expect(bitmap.count == 4 && bitmap.last == "OK", "\(bitmap)")
+        let header = try fields(bitmap[0])
+        #expect(header["type"] == "coverage" && header["digest"]?.count == 64)
+        #expect(try bitmap[1...2].map { try fields($0)["data"] } == ["Dw==", "Bw=="])
+        let metrics = try daemon.request("METRICS")
+        #expect(metrics.contains("monkeyd_session_corpus_characters{session=\"c\"} 7"))
+        #expect(metrics.contains("monkeyd_session_covered_characters{session=\"c\"} 7"))
+        #expect(metrics.contains { $0.hasPrefix("monkeyd_session_windows_total{session=\"c\"} ") })
+        // CLEAR starts coverage afresh.
+        _ = try daemon.request("CLEAR c")
+        let cleared = try fields(daemon.request("STATUS c")[0])
+        #expect(cleared["covered"] == "0" && cleared["windows"] == "0" && cleared["longest_run"] == "0")
+        #expect(cleared["longest_run_work"] == nil)
+    }
 }
