@@ -234,4 +234,100 @@ struct CorpusSessionTests {
         #expect(cleared["covered"] == "0" && cleared["windows"] == "0" && cleared["longest_run"] == "0")
         #expect(cleared["longest_run_work"] == nil)
     }
+
+    /// A text of `count` letters a and b, the same every time.
+    static func letters(_ count: Int, seed: UInt64) -> String {
+        var state = seed
+        return String(
+            (0..<count).map { _ -> Character in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return state >> 33 & 1 == 0 ? "a" : "b"
+            })
+    }
+
+    static func coverageFiles(_ state: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: state + "/coverage")) ?? []).filter {
+            $0.hasSuffix(".coverage")
+        }
+    }
+
+    /// Coverage and the session's own copy of its works survive a restart
+    /// and kill -9: back as of a sync, never more than the entries the log
+    /// holds; edits of the files in corpus_dir change nothing.
+    @Test func coverageSurvivesRestartAndKill() throws {
+        let state = TemporaryDirectory()
+        try Self.makeCorpus(
+            "r", ["p.txt": Self.letters(300, seed: 1), "q.txt": Self.letters(200, seed: 2)], in: state.path)
+        let configuration = "sync_interval = 20ms\n"
+        var daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("START c corpus=r alphabet=ab chunk=8 monkeys=9 interval=1ms")
+        #expect(try eventually { Int(try fields(daemon.request("STATUS c")[0])["covered"] ?? "") ?? 0 > 50 })
+        _ = try daemon.request("STOP c")
+        let before = try fields(daemon.request("STATUS c")[0])
+        let segmentsBefore = try Self.segments(daemon, "c", work: "p")
+        // The files in corpus_dir change; the session keeps its copy.
+        try Self.makeCorpus("r", ["p.txt": "ab", "q.txt": "ba"], in: state.path)
+        #expect(try daemon.stop() == 0)
+        daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        let after = try fields(daemon.request("STATUS c")[0])
+        for key in ["corpus_chars", "covered", "windows", "longest_run", "works_complete", "hits", "typed"] {
+            #expect(after[key] == before[key], "\(key)")
+        }
+        #expect(try Self.segments(daemon, "c", work: "p") == segmentsBefore)
+        // kill -9 while typing: what comes back is covered by the entries logged.
+        _ = try daemon.request("START c")
+        let covered = Int(before["covered"] ?? "") ?? 0
+        #expect(try eventually { Int(try fields(daemon.request("STATUS c")[0])["covered"] ?? "") ?? 0 > covered + 20 })
+        let files = Self.coverageFiles(state.path)
+        #expect(files.count == 1, "\(files)")
+        try daemon.stop(signal: SIGKILL)
+        daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
+        _ = try daemon.request("STOP c")
+        let restored = try fields(daemon.request("STATUS c")[0])
+        #expect(Int(restored["covered"] ?? "") ?? 0 >= covered, "back as of a sync after the first restart")
+        let entries = try daemon.request("LOG c").dropLast().map { try fields($0)["text"] ?? "" }
+        #expect(Int(restored["windows"] ?? "") ?? .max <= 2 * entries.count)
+        // The original works, as the session's copy holds them.
+        let works = [Array(Self.letters(300, seed: 1)), Array(Self.letters(200, seed: 2))]
+        var reference = works.map { [Bool](repeating: false, count: $0.count) }
+        for entry in entries {
+            let characters = Array(entry)
+            for start in 0...(characters.count - 8) {
+                let window = Array(characters[start..<(start + 8)])
+                for (work, text) in works.enumerated() {
+                    for place in 0...(text.count - 8) where Array(text[place..<(place + 8)]) == window {
+                        for position in place..<(place + 8) { reference[work][position] = true }
+                    }
+                }
+            }
+        }
+        for (index, work) in ["p", "q"].enumerated() {
+            let shown = try Self.segments(daemon, "c", work: work)
+            #expect(shown.text == String(works[index]))
+            #expect(zip(shown.covered, reference[index]).allSatisfy { !$0 || $1 }, "never more than was typed: \(work)")
+        }
+    }
+
+    /// A damaged coverage file is set aside, said in the journal (stderr
+    /// here), and the session's coverage restarts.
+    @Test func aDamagedCoverageFileIsSetAside() throws {
+        let state = TemporaryDirectory()
+        try Self.makeCorpus("r", ["p.txt": Self.letters(300, seed: 3)], in: state.path)
+        var daemon = try DaemonProcess(stateDirectory: state.path)
+        _ = try daemon.request("START c corpus=r alphabet=ab chunk=8 monkeys=9 interval=1ms")
+        #expect(try eventually { Int(try fields(daemon.request("STATUS c")[0])["covered"] ?? "") ?? 0 > 10 })
+        _ = try daemon.request("STOP c")
+        #expect(try daemon.stop() == 0)
+        let files = Self.coverageFiles(state.path)
+        #expect(files.count == 1, "\(files)")
+        let path = state.path + "/coverage/" + files[0]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        daemon = try DaemonProcess(stateDirectory: state.path)
+        let status = try fields(daemon.request("STATUS c")[0])
+        #expect(status["covered"] == "0" && status["windows"] == "0" && status["corpus"] == "r")
+        #expect(FileManager.default.fileExists(atPath: path + ".damaged"))
+        #expect(daemon.standardError.contains("damaged"), "\(daemon.standardError)")
+    }
 }

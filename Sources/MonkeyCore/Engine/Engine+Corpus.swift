@@ -156,6 +156,18 @@ extension Engine {
         return reply
     }
 
+    /// Every corpus session's run, with its epoch: what the store saves at a sync.
+    /// Mutating only to read each session in place; it changes nothing.
+    public mutating func corpusRuns() -> [(name: SessionName, epoch: UInt64, run: CorpusRun)] {
+        var runs: [(name: SessionName, epoch: UInt64, run: CorpusRun)] = []
+        for slot in 0..<sessions.slotCount {
+            _ = sessions.read(slot: slot) { scheduled in
+                if let run = scheduled.corpus { runs.append((scheduled.session.name, scheduled.session.epoch, run)) }
+            }
+        }
+        return runs
+    }
+
     /// Whether a session's coverage is at least `percent` % (WAIT `for=coverage=P`).
     static func coverageReaches(_ run: CorpusRun?, percent: Int) -> Bool {
         guard let coverage = run?.coverage else { return false }

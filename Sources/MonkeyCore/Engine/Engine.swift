@@ -77,12 +77,16 @@ public struct Engine {
     public var sessionCount: Int { sessions.count }
 
     /// Puts back a session loaded from the store; typing ones type again.
-    public mutating func restore(_ session: Session, now: UInt64) -> Event {
+    /// A corpus session comes back with `corpus`, its works and coverage
+    /// as the store kept them (nil: none could be had).
+    public mutating func restore(_ session: Session, now: UInt64, corpus: CorpusRun? = nil) -> Event {
         var session = session
         session.setRetention(limits.maximumEntries)
         nextEpoch = max(nextEpoch, session.epoch + 1)
         let name = session.name
-        sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
+        var scheduled = ScheduledSession(session: session, odds: odds(of: session.settings))
+        scheduled.corpus = session.settings.isCorpusSession ? corpus : nil
+        sessions[name] = scheduled
         if session.isTyping { scheduleFirstTick(name, now: now) }
         return Event(
             .restored(

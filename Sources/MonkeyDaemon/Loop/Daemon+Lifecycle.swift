@@ -63,6 +63,7 @@ extension Daemon {
         // the pass never comes), then everything to disk, exact state.
         syncTimer.cancel()
         settle()
+        saveCoverage()
         store.close(engine.snapshots, events: eventLog, nextEpoch: engine.nextEpoch)
         if let path = listeners.control.createdPath {
             do {
