@@ -43,7 +43,8 @@ enum RequestCheck {
         case .start(let session, let settings), .set(let session, let settings):
             lines = [RequestEncoder.line(.stop, words: [session])]
             lines += settings.pairs.map { RequestEncoder.line(.set, words: [some], settings: [$0]) }
-        case .stop(let session), .clear(let session), .delete(let session), .status(let session?):
+        case .stop(let session), .clear(let session), .delete(let session), .status(let session?),
+            .coverage(let session, _):
             lines = [RequestEncoder.line(.stop, words: [session])]
         case .log(let sessions, _), .tail(let sessions, _, _):
             lines = sessions.map { RequestEncoder.line(.log, words: [$0]) }

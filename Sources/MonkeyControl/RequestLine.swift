@@ -26,6 +26,8 @@ enum RequestLine {
             RequestEncoder.line(
                 .wait, words: [session],
                 settings: [("for", condition)] + (timeout.map { [("timeout", $0)] } ?? []))
+        case .coverage(let session, let work):
+            RequestEncoder.line(.coverage, words: [session], settings: work.map { [("work", $0)] } ?? [])
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)

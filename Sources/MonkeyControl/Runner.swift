@@ -41,6 +41,16 @@ struct Runner {
             try send(request, on: connection)
             try printMetrics(from: connection)
             return
+        case .coverage(_, let work) where !invocation.isJSON:
+            try send(request, on: connection)
+            var records: [Record] = []
+            _ = try readResponse(from: connection) { records.append($0) }
+            if work == nil {
+                for line in CoverageReport.table(records) { console.print(line) }
+            } else {
+                console.print(CoverageReport.text(records, usesColor: formatter.usesColor))
+            }
+            return
         default:
             try send(request, on: connection)
         }
@@ -185,7 +195,7 @@ struct Runner {
     private func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
         // WAIT answers with the session's status record, which says it all.
-        case .status, .log, .tail, .events, .wait:
+        case .status, .log, .tail, .events, .wait, .coverage:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

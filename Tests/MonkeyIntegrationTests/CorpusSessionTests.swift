@@ -330,4 +330,41 @@ struct CorpusSessionTests {
         #expect(FileManager.default.fileExists(atPath: path + ".damaged"))
         #expect(daemon.standardError.contains("damaged"), "\(daemon.standardError)")
     }
+
+    /// `monkeyctl start --corpus`, `status`, `coverage` (a table with bars;
+    /// a work's text with `_` for what is not covered, off a terminal),
+    /// `coverage --json` and `wait --coverage`.
+    @Test func monkeyctlShowsCoverage() throws {
+        let state = TemporaryDirectory()
+        try Self.makeCorpus("tiny", ["x.txt": "abba", "y.txt": "aab"], in: state.path)
+        let daemon = try DaemonProcess(stateDirectory: state.path)
+        let socket = ["--socket", daemon.socketPath]
+        let started = try MonkeyctlProcess.run(
+            socket + [
+                "start", "c", "--corpus", "tiny", "--chunk", "2", "--alphabet", "ab", "--monkeys", "2",
+                "--interval", "1h",
+            ])
+        #expect(started.status == 0, "\(started)")
+        let status = try MonkeyctlProcess.run(socket + ["status", "c"])
+        #expect(status.status == 0 && status.output.contains("corpus tiny, chunk 2: "), "\(status)")
+        #expect(!status.output.contains("no target"))
+        let table = try MonkeyctlProcess.run(socket + ["coverage", "c"])
+        #expect(table.status == 0 && table.lines.count == 3, "\(table)")
+        #expect(table.lines.first?.hasPrefix("work") == true && table.lines[1].hasPrefix("x "), "\(table)")
+        #expect(table.lines[1].hasSuffix("]") && table.lines[1].contains("["), "\(table)")
+        let segments = try Self.segments(daemon, "c", work: "x")
+        let expected = String(
+            zip(segments.text, segments.covered).map { character, isCovered in isCovered ? character : "_" })
+        let text = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "x"])
+        #expect(text.status == 0 && text.lines == [expected], "\(text)")
+        let json = try MonkeyctlProcess.run(socket + ["--json", "coverage", "c"])
+        #expect(json.status == 0 && json.lines.count == 2 && json.lines[0].contains("\"name\":\"x\""), "\(json)")
+        let unknown = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "nope"])
+        #expect(unknown.status == 1, "\(unknown)")
+        _ = try daemon.request("SET c interval=1ms")
+        let waited = try MonkeyctlProcess.run(socket + ["wait", "c", "--coverage", "100", "--timeout", "30s"])
+        #expect(waited.status == 0, "\(waited)")
+        let whole = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "y"])
+        #expect(whole.lines == ["aab"], "\(whole)")
+    }
 }
