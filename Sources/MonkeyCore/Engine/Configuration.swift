@@ -134,8 +134,10 @@ public struct Configuration: Sendable, Equatable {
         case "max_metrics_clients": maximumMetricsClients = try Self.count(value, 1...100_000)
         case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "corpus_dir":
-            guard value.hasPrefix("/") else { throw Message(text: "expected an absolute path, not '\(value)'") }
-            corpusDirectory = value
+            guard value.isEmpty || value.hasPrefix("/") else {
+                throw Message(text: "expected an absolute path (or nothing, for corpora in the state directory), not '\(value)'")
+            }
+            corpusDirectory = value.isEmpty ? nil : value
         case "max_corpus_bytes":
             limits.maximumCorpusBytes = try Self.bytes(value, 1...CorpusLimits.largestCorpusBytes)
         case "socket_mode":
