@@ -64,6 +64,10 @@ extension Engine {
             ),
         ]
 
+    /// The families a plain session has a series in: all but the last
+    /// three, which are corpus sessions' only.
+    static var plainSessionFamilyCount: Int { sessionFamilies.count - 3 }
+
     /// Writes the next sessions' samples until `output` holds `byteLimit`
     /// bytes; true once every family is written. Each family visits the
     /// session table slot by slot, in place: no name is sorted, hashed or
