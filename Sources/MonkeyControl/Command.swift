@@ -6,13 +6,15 @@ public enum Subcommand: String, Sendable, CaseIterable {
         odds,
         replay,
         bridge,
-        coverage
+        coverage,
+        corpora
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
         switch self {
         case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed, .corpus, .chunk]
         case .coverage: [.work]
+        case .corpora: [.alphabet]
         case .odds: [.target, .monkeys, .interval, .alphabet]
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines, .all]
@@ -27,7 +29,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge: 0
+        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge, .corpora: 0
         case .start, .stop, .set, .clear, .delete, .status, .wait, .help, .coverage: 1
         case .log, .tail: Int.max
         }
@@ -127,6 +129,8 @@ public enum Command: Sendable, Equatable {
     case events(after: String?, session: String?, follow: Bool)
     /// A corpus session's coverage: the table of its works, or one work's text.
     case coverage(session: String, work: String?)
+    /// The corpora of the daemon's `corpus_dir`, normalised for an alphabet (nil: the default).
+    case corpora(alphabet: String?)
     /// Waits for a hit, a stop, best progress or coverage (`hit`, `stopped`, `best=N`, `coverage=P`).
     case wait(session: String, condition: String, timeout: String?)
     case ping

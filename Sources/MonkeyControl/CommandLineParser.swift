@@ -70,6 +70,7 @@ public enum CommandLineParser {
             }
             return .wait(session: session, condition: conditions[0], timeout: split.value(.timeout))
         case .coverage: return .coverage(session: session, work: split.value(.work))
+        case .corpora: return .corpora(alphabet: split.value(.alphabet))
         case .ping: return .ping
         case .metrics: return .metrics
         case .bridge: return .bridge

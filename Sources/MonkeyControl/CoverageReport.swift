@@ -30,6 +30,27 @@ enum CoverageReport {
         }
     }
 
+    /// CORPORA's `corpus` records: `name  works  characters`, or the reason
+    /// a directory is no corpus.
+    static func corpora(_ records: [Record]) -> [String] {
+        let rows = records.filter { $0.type == "corpus" }.map { record -> [String] in
+            let name = Visible.escaped(record.value("name") ?? "?")
+            if let error = record.value("error") { return [name, "-", "-", "not a corpus: " + Visible.escaped(error)] }
+            return [
+                name, HumanNumbers.count(text: record.value("works") ?? "?"),
+                HumanNumbers.count(text: record.value("characters") ?? "?"), "",
+            ]
+        }
+        let all = [["corpus", "works", "characters", ""]] + rows
+        let widths = (0..<4).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 || column == 3 ? cell + padding : padding + cell
+            }.joined(separator: "  ").trimmingTrailingBlanks()
+        }
+    }
+
     /// `83.3 %`: rounded down, so that only a work covered whole reads 100 %.
     static func percent(_ covered: Int, of characters: Int) -> String {
         guard characters > 0 else { return "0.0 %" }

@@ -28,6 +28,7 @@ enum Help {
           wait [SESSION] --hit|--stopped|--best N|--coverage P [--timeout DURATION]
                                          block until SESSION hits, stops, types a best or covers P %
           coverage [SESSION] [--work W]  a corpus session's works covered, or one work's text
+          corpora [--alphabet CHARS]     the corpora of the daemon's corpus_dir: works, characters
           top [--once] [-d DURATION]     a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
@@ -179,6 +180,16 @@ enum Help {
               -f, --follow           keep printing new events until Ctrl-C
               --after ID             only events after ID
               --session GLOB         only events of sessions GLOB matches
+            """
+        case .corpora:
+            """
+            Usage: monkeyctl corpora [--alphabet CHARS]
+
+            The corpora of the daemon's corpus_dir, one line each: its name, its works
+            and its characters normalised for CHARS (the default alphabet when not
+            given), or why the directory is no corpus.
+
+              --alphabet CHARS       the alphabet to normalise for
             """
         case .coverage:
             """

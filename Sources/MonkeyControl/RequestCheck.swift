@@ -59,7 +59,8 @@ enum RequestCheck {
                 lines.append(
                     RequestEncoder.line(.wait, words: [some], settings: [("for", "hit"), ("timeout", timeout)]))
             }
-        case .status(nil), .events, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top, .bridge:
+        case .status(nil), .events, .corpora, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top,
+            .bridge:
             lines = []
         }
         if let request = RequestLine.request(for: command) { lines.append(request) }

@@ -28,6 +28,8 @@ enum RequestLine {
                 settings: [("for", condition)] + (timeout.map { [("timeout", $0)] } ?? []))
         case .coverage(let session, let work):
             RequestEncoder.line(.coverage, words: [session], settings: work.map { [("work", $0)] } ?? [])
+        case .corpora(let alphabet):
+            RequestEncoder.line(.corpora, settings: alphabet.map { [("alphabet", $0)] } ?? [])
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)

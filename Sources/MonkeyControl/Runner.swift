@@ -41,6 +41,13 @@ struct Runner {
             try send(request, on: connection)
             try printMetrics(from: connection)
             return
+        case .corpora where !invocation.isJSON:
+            try send(request, on: connection)
+            var records: [Record] = []
+            _ = try readResponse(from: connection) { records.append($0) }
+            let lines = CoverageReport.corpora(records)
+            for line in lines.count > 1 ? lines : ["no corpora"] { console.print(line) }
+            return
         case .coverage(_, let work) where !invocation.isJSON:
             try send(request, on: connection)
             var records: [Record] = []
@@ -195,7 +202,7 @@ struct Runner {
     private func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
         // WAIT answers with the session's status record, which says it all.
-        case .status, .log, .tail, .events, .wait, .coverage:
+        case .status, .log, .tail, .events, .wait, .coverage, .corpora:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

@@ -367,4 +367,31 @@ struct CorpusSessionTests {
         let whole = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "y"])
         #expect(whole.lines == ["aab"], "\(whole)")
     }
+
+    /// CORPORA and `monkeyctl corpora`: the directories of corpus_dir, in
+    /// byte order, their works and characters for an alphabet, or why one
+    /// is no corpus; a file beside them is none.
+    @Test func corporaListsWhatCorpusDirHolds() throws {
+        let state = TemporaryDirectory()
+        let corpora = TemporaryDirectory()
+        try Self.makeCorpus("plays", ["a.txt": "To be, or", "b.txt": "not"], in: corpora.path + "/x")
+        try Self.makeCorpus("broken", ["a.txt": "123"], in: corpora.path + "/x")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: corpora.path + "/x/corpora/README"))
+        let daemon = try DaemonProcess(
+            configuration: "corpus_dir = \(corpora.path)/x/corpora\n", stateDirectory: state.path)
+        let lines = try daemon.request("CORPORA")
+        #expect(lines.count == 3 && lines.last == "OK", "\(lines)")
+        let broken = try fields(lines[0])
+        #expect(broken["name"] == "broken" && broken["error"]?.contains("a.txt") == true, "\(lines)")
+        let plays = try fields(lines[1])
+        #expect(plays["name"] == "plays" && plays["works"] == "2" && plays["characters"] == "9", "\(lines)")
+        let spaced = try fields(daemon.request("CORPORA alphabet=\"abcdefghijklmnopqrstuvwxyz \"")[1])
+        #expect(spaced["characters"] == "11", "\(spaced)")
+        let listed = try MonkeyctlProcess.run(["--socket", daemon.socketPath, "corpora"])
+        #expect(listed.status == 0 && listed.lines.count == 3, "\(listed)")
+        #expect(listed.lines[2].hasPrefix("plays") && listed.lines[2].contains(" 9"), "\(listed)")
+        #expect(listed.lines[1].contains("not a corpus"), "\(listed)")
+        // Started from it.
+        #expect(try daemon.request("START s corpus=plays interval=1h").last?.hasPrefix("OK") == true)
+    }
 }

@@ -12,7 +12,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail events wait coverage top ping hello version metrics odds replay help"
+    local subcommands="start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds replay help"
     local common="--socket --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -42,6 +42,7 @@ _monkeyctl() {
     case $subcommand in
     start | set) options+=" --target --corpus --chunk --monkeys --interval --alphabet --seed" ;;
     coverage) options+=" --work" ;;
+    corpora) options+=" --alphabet" ;;
     log) options+=" -n --all" ;;
     tail) options+=" -n -f --follow --all" ;;
     events) options+=" -f --follow --after --session" ;;
@@ -54,7 +55,7 @@ _monkeyctl() {
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | metrics | odds | replay | events | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | metrics | odds | replay | events | top | corpora) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

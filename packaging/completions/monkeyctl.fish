@@ -10,7 +10,7 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail events wait coverage top ping hello version metrics odds replay help
+set -l subcommands start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
 complete -c monkeyctl -n 'not __fish_seen_subcommand_from top' -l json -d 'print JSON Lines'
@@ -28,6 +28,7 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail 
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a events -d 'print what happened; -f follows'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a wait -d 'block until a session hits, stops or types a best'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a coverage -d 'the coverage of a corpus session'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a corpora -d 'the corpora the daemon can cover'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a top -d 'a live view of every session'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
@@ -41,7 +42,7 @@ complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delet
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l target -x -d 'text to look for'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l monkeys -x -d 'monkeys typing'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l interval -x -d 'time between ticks'
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l alphabet -x -d 'the characters typed'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay corpora" -l alphabet -x -d 'the characters typed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l seed -x -d "the session's seed"
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l seed -x -d 'type reproducibly from this seed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l id -x -d "the entry's id"

@@ -156,6 +156,37 @@ extension Engine {
         return reply
     }
 
+    /// CORPORA: one line per directory of `corpus_dir`, its works and
+    /// characters normalised for the alphabet, or why it is no corpus.
+    func corpora(_ query: CorporaQuery) -> Reply {
+        guard let found = query.found else {
+            return .error(.internal, "the corpora were not read before the request was handled")
+        }
+        let alphabet = query.alphabet ?? SessionSettings.defaults.alphabet
+        var reply = Reply(status: .ok(nil))
+        for item in found {
+            switch item {
+            case .source(let source):
+                do {
+                    let corpus = try Corpus(source: source, alphabet: alphabet, limits: limits.corpus)
+                    reply.records.append(
+                        Record(
+                            type: "corpus",
+                            fields: [
+                                ("name", source.name), ("works", String(corpus.works.count)),
+                                ("characters", String(corpus.characterCount)), ("bytes", String(source.byteCount)),
+                            ]))
+                } catch {
+                    reply.records.append(
+                        Record(type: "corpus", fields: [("name", source.name), ("error", error.message)]))
+                }
+            case .refused(let name, let error):
+                reply.records.append(Record(type: "corpus", fields: [("name", name), ("error", error.message)]))
+            }
+        }
+        return reply
+    }
+
     /// Every corpus session's run, with its epoch: what the store saves at a sync.
     /// Mutating only to read each session in place; it changes nothing.
     public mutating func corpusRuns() -> [(name: SessionName, epoch: UInt64, run: CorpusRun)] {

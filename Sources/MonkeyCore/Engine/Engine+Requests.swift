@@ -51,6 +51,8 @@ extension Engine {
             return reply
         case .coverage(let name, let query):
             return coverage(name, query)
+        case .corpora(let query):
+            return corpora(query)
         }
     }
 

@@ -43,6 +43,25 @@ public enum WaitCondition: Sendable, Equatable {
     }
 }
 
+/// CORPORA: the alphabet the corpora are normalised for (nil: the
+/// default), and what the daemon found in `corpus_dir`, in byte order of
+/// the names (nil until it has looked).
+public struct CorporaQuery: Sendable, Equatable {
+    public var alphabet: Alphabet?
+    public var found: [Found]?
+
+    /// One directory of `corpus_dir`: its works as read, or why they cannot be a corpus.
+    public enum Found: Sendable, Equatable {
+        case source(CorpusSource)
+        case refused(name: String, CorpusError)
+    }
+
+    public init(alphabet: Alphabet? = nil, found: [Found]? = nil) {
+        self.alphabet = alphabet
+        self.found = found
+    }
+}
+
 /// One parsed, validated request.
 public enum Request: Sendable, Equatable {
     case ping
@@ -65,6 +84,8 @@ public enum Request: Sendable, Equatable {
     case events(EventsQuery)
     case wait(SessionName, WaitCondition, timeout: Interval?)
     case coverage(SessionName, CoverageQuery)
+    /// The corpora of `corpus_dir`, their files read by the daemon first.
+    indirect case corpora(CorporaQuery)
 
     public var verb: Verb {
         switch self {
@@ -84,6 +105,7 @@ public enum Request: Sendable, Equatable {
         case .events: .events
         case .wait: .wait
         case .coverage: .coverage
+        case .corpora: .corpora
         }
     }
 }

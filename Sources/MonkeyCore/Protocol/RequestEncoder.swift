@@ -32,6 +32,8 @@ public enum RequestEncoder {
             if let work = query.work { settings.append(("work", work)) }
             if query.bitmap { settings.append(("format", "bitmap")) }
             return line(.coverage, words: [name.text], settings: settings)
+        case .corpora(let query):
+            return line(.corpora, settings: query.alphabet.map { [("alphabet", $0.text)] } ?? [])
         }
     }
 

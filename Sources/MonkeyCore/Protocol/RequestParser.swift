@@ -157,6 +157,16 @@ public struct RequestParser: Sendable {
         case .coverage:
             let name = try arguments.session()
             request = .coverage(name, try coverage(arguments.settings()))
+        case .corpora:
+            var query = CorporaQuery()
+            for (key, value) in arguments.settings() {
+                guard key == "alphabet" else {
+                    throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); the key is alphabet")
+                }
+                guard query.alphabet == nil else { throw Self.repeated(key) }
+                query.alphabet = try alphabet(value)
+            }
+            request = .corpora(query)
         }
         try arguments.finish()
         return request

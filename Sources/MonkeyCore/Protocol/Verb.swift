@@ -4,7 +4,8 @@
 /// access check, HELP and METRICS read it. New verbs may be added; none
 /// is removed.
 public enum Verb: CaseIterable, Sendable {
-    case ping, hello, start, stop, set, clear, delete, status, log, tail, help, quit, metrics, events, wait, coverage
+    case ping, hello, start, stop, set, clear, delete, status, log, tail, help, quit, metrics, events, wait, coverage,
+        corpora
 
     /// What a verb may do: read, or change state (allowed only to
     /// privileged peers, see `Peer.mayChange`).
@@ -59,6 +60,7 @@ public enum Verb: CaseIterable, Sendable {
         case .coverage:
             Row(
                 name: "COVERAGE", access: .reads, usage: "COVERAGE session [work=NAME] [format=bitmap]", ordinal: 15)
+        case .corpora: Row(name: "CORPORA", access: .reads, usage: "CORPORA [alphabet=A]", ordinal: 16)
         }
     }
 

@@ -19,9 +19,30 @@ extension Daemon {
             guard case .named(let corpus)? = change.corpus else { return request }
             change.corpus = .loaded(try readCorpus(corpus))
             return .set(name, change)
+        case .corpora(var query):
+            query.found = readCorpora()
+            return .corpora(query)
         default:
             return request
         }
+    }
+
+    /// Every directory of `corpus_dir` with a valid name, in byte order,
+    /// read as a corpus; none when `corpus_dir` does not exist.
+    func readCorpora() -> [CorporaQuery.Found] {
+        let directory = configuration.corpusDirectory(stateDirectory: options.stateDirectory)
+        guard let names = try? Syscalls.directoryEntries(directory) else { return [] }
+        var found: [CorporaQuery.Found] = []
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where SessionName(name) != nil {
+            do {
+                found.append(.source(try Self.readCorpus(name, in: directory, limits: engine.limits.corpus)))
+            } catch {
+                // A file, not a directory: no corpus.
+                if case .noSuchCorpus = error { continue }
+                found.append(.refused(name: name, error))
+            }
+        }
+        return found
     }
 
     /// The works of corpus `name` in `corpus_dir`.
