@@ -135,7 +135,8 @@ public struct Configuration: Sendable, Equatable {
         case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "corpus_dir":
             guard value.isEmpty || value.hasPrefix("/") else {
-                throw Message(text: "expected an absolute path (or nothing, for corpora in the state directory), not '\(value)'")
+                throw Message(
+                    text: "expected an absolute path (or nothing, for corpora in the state directory), not '\(value)'")
             }
             corpusDirectory = value.isEmpty ? nil : value
         case "max_corpus_bytes":
