@@ -6,27 +6,30 @@ public enum Subcommand: String, Sendable, CaseIterable {
         odds,
         replay,
         bridge,
-        coverage
+        coverage,
+        corpora
 
     /// The options this subcommand accepts besides the global ones.
     var options: Set<OptionName> {
         switch self {
-        case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed]
+        case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed, .corpus, .chunk]
+        case .coverage: [.work]
+        case .corpora: [.alphabet]
         case .odds: [.target, .monkeys, .interval, .alphabet]
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines, .all]
         case .tail: [.lines, .follow, .all]
         case .events: [.follow, .after, .session]
-        case .wait: [.hit, .stopped, .best, .timeout]
+        case .wait: [.hit, .stopped, .best, .coverage, .timeout]
         case .top: [.once, .delay]
-        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help, .bridge, .coverage: []
+        case .stop, .clear, .delete, .status, .ping, .hello, .version, .metrics, .help, .bridge: []
         }
     }
 
     /// How many positional arguments it takes after its name.
     var maximumPositionals: Int {
         switch self {
-        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge: 0
+        case .ping, .hello, .version, .metrics, .odds, .replay, .events, .top, .bridge, .corpora: 0
         case .start, .stop, .set, .clear, .delete, .status, .wait, .help, .coverage: 1
         case .log, .tail: Int.max
         }
@@ -42,16 +45,21 @@ public struct SettingOptions: Sendable, Equatable {
     public var alphabet: String?
     /// Empty returns the session to fresh randomness.
     public var seed: String?
+    /// A corpus to cover (empty: a plain session again), and the window length.
+    public var corpus: String?
+    public var chunk: String?
 
     public init(
         target: String? = nil, monkeys: String? = nil, interval: String? = nil, alphabet: String? = nil,
-        seed: String? = nil
+        seed: String? = nil, corpus: String? = nil, chunk: String? = nil
     ) {
         self.target = target
         self.monkeys = monkeys
         self.interval = interval
         self.alphabet = alphabet
         self.seed = seed
+        self.corpus = corpus
+        self.chunk = chunk
     }
 
     public var isEmpty: Bool { pairs.isEmpty }
@@ -64,6 +72,8 @@ public struct SettingOptions: Sendable, Equatable {
         if let interval { pairs.append(("interval", interval)) }
         if let alphabet { pairs.append(("alphabet", alphabet)) }
         if let seed { pairs.append(("seed", seed)) }
+        if let corpus { pairs.append(("corpus", corpus)) }
+        if let chunk { pairs.append(("chunk", chunk)) }
         return pairs
     }
 }
@@ -117,7 +127,13 @@ public enum Command: Sendable, Equatable {
     /// The stream of events: the retained ones after `after` (all without
     /// it, unless following, when only new ones), then new ones.
     case events(after: String?, session: String?, follow: Bool)
-    /// Waits for a hit, a stop or best progress (`hit`, `stopped`, `best=N`).
+    /// A corpus session's coverage: the table of its works, or one work's
+    /// text; with several `-H`, the union of the same-named session's
+    /// coverage on every host (its table).
+    case coverage(session: String, work: String?)
+    /// The corpora of the daemon's `corpus_dir`, normalised for an alphabet (nil: the default).
+    case corpora(alphabet: String?)
+    /// Waits for a hit, a stop, best progress or coverage (`hit`, `stopped`, `best=N`, `coverage=P`).
     case wait(session: String, condition: String, timeout: String?)
     case ping
     /// The daemon's metrics, as the Prometheus text format or JSON Lines of samples.
@@ -135,9 +151,6 @@ public enum Command: Sendable, Equatable {
     /// The full-screen live view, refreshed every `delay` (and as events
     /// come), or with `once` (or off a terminal) one snapshot table.
     case top(once: Bool, delay: Interval)
-    /// The coverage of a corpus session; with several `-H`, the union of
-    /// the same-named session's coverage on every host.
-    case coverage(session: String)
     /// Standard input and output joined to the daemon's socket, for
     /// `ssh HOST monkeyctl bridge` (see `Bridge`); not in the global help.
     case bridge
@@ -155,7 +168,7 @@ public enum Command: Sendable, Equatable {
         switch self {
         case .help, .clientVersion, .odds, .replay, .bridge: false
         case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .events, .wait, .ping, .metrics, .hello,
-            .top, .coverage:
+            .top, .coverage, .corpora:
             true
         }
     }

@@ -62,7 +62,9 @@ public enum CommandLineParser {
         case .set:
             let settings = settings(split)
             if settings.isEmpty {
-                throw UsageError("'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed")
+                throw UsageError(
+                    "'set' needs at least one of --target, --corpus, --chunk, --monkeys, --interval, --alphabet, --seed"
+                )
             }
             return .set(session: session, settings: settings)
         case .stop: return .stop(session: session)
@@ -82,16 +84,17 @@ public enum CommandLineParser {
         case .wait:
             let conditions = [
                 split.has(.hit) ? "hit" : nil, split.has(.stopped) ? "stopped" : nil,
-                split.value(.best).map { "best=\($0)" },
+                split.value(.best).map { "best=\($0)" }, split.value(.coverage).map { "coverage=\($0)" },
             ].compactMap { $0 }
             guard conditions.count == 1 else {
-                throw UsageError("'wait' needs exactly one of --hit, --stopped and --best N")
+                throw UsageError("'wait' needs exactly one of --hit, --stopped, --best N and --coverage P")
             }
             return .wait(session: session, condition: conditions[0], timeout: split.value(.timeout))
+        case .coverage: return .coverage(session: session, work: split.value(.work))
+        case .corpora: return .corpora(alphabet: split.value(.alphabet))
         case .ping: return .ping
         case .metrics: return .metrics
         case .bridge: return .bridge
-        case .coverage: return .coverage(session: session)
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
         case .odds:
@@ -121,7 +124,8 @@ public enum CommandLineParser {
     private static func settings(_ split: Split) -> SettingOptions {
         SettingOptions(
             target: split.value(.target), monkeys: split.value(.monkeys), interval: split.value(.interval),
-            alphabet: split.value(.alphabet), seed: split.value(.seed))
+            alphabet: split.value(.alphabet), seed: split.value(.seed), corpus: split.value(.corpus),
+            chunk: split.value(.chunk))
     }
 
     /// The sessions of `log` and `tail`: those named, `--all` for every

@@ -25,8 +25,10 @@ enum Help {
           tail [SESSION...] [-n N] [-f]  print the last 10 (or N) entries; -f follows
                                          (several sessions, globs such as 'web-*', or --all)
           events [-f] [--after ID]       print what happened (started, hit, ...); -f follows
-          wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
-                                         block until SESSION hits, stops or types a best
+          wait [SESSION] --hit|--stopped|--best N|--coverage P [--timeout DURATION]
+                                         block until SESSION hits, stops, types a best or covers P %
+          coverage [SESSION] [--work W]  a corpus session's works covered, or one work's text
+          corpora [--alphabet CHARS]     the corpora of the daemon's corpus_dir: works, characters
           top [--once] [-d DURATION]     a live full-screen view of every session (q quits)
           ping                           check that monkeyd answers
           hello, version                 show the versions of monkeyctl and monkeyd
@@ -64,6 +66,9 @@ enum Help {
           --monkeys N            monkeys typing, one character each per tick (at least 1)
           --interval DURATION    time between ticks: 250ms, 1.5s, 2min, 1h; a bare whole number is ms
           --alphabet CHARS       the characters the monkeys type
+          --corpus NAME          (start, set) cover corpus NAME of corpus_dir instead of a target
+                                 ("" for a plain session again)
+          --chunk K              (start, set) a corpus session's window length, 1 to 64 (default 9)
         """
     }
 
@@ -181,9 +186,35 @@ enum Help {
               --after ID             only events after ID
               --session GLOB         only events of sessions GLOB matches
             """
+        case .corpora:
+            """
+            Usage: monkeyctl corpora [--alphabet CHARS]
+
+            The corpora of the daemon's corpus_dir, one line each: its name, its works
+            and its characters normalised for CHARS (the default alphabet when not
+            given), or why the directory is no corpus.
+
+              --alphabet CHARS       the alphabet to normalise for
+            """
+        case .coverage:
+            """
+            Usage: monkeyctl coverage [SESSION] [--work W] [-H HOST]...
+
+            The coverage of a corpus session: a table of its works (name, characters,
+            covered, percent and a bar), or with --work the work's normalised text,
+            its covered characters bold in colour on a terminal and every uncovered
+            character shown as _ otherwise.
+            With -H given several times, asks every host for the same-named session's
+            coverage as bitmap lines, checks that they run the same experiment (the
+            corpus digest, the alphabet and the chunk), and prints the union of the
+            works' table: a character is covered if any host covered it. A host that
+            differs is named, and nothing is united.
+
+              --work W               the text of work W (one host only)
+            """
         case .wait:
             """
-            Usage: monkeyctl wait [SESSION] --hit|--stopped|--best N [--timeout DURATION]
+            Usage: monkeyctl wait [SESSION] --hit|--stopped|--best N|--coverage P [--timeout DURATION]
 
             Waits until SESSION types a hit (typed after the wait began), stops, or
             has best progress of at least N characters, and prints what met it.
@@ -196,6 +227,7 @@ enum Help {
               --hit                  a hit typed from now on
               --stopped              the session stops (at once if it is stopped)
               --best N               best progress of N characters (at once if it has it)
+              --coverage P           a corpus session's coverage of P % (1 to 100; at once if it has it)
               --timeout DURATION     give up after DURATION, 1ns to 24h (like 50ms, 10s, 2min)
             """
         case .top:
@@ -284,16 +316,6 @@ enum Help {
               --id ID                the entry's id (not its number), at least 1
               --monkeys N            the number of monkeys when the entry was typed
               --alphabet CHARS       the alphabet when the entry was typed
-            """
-        case .coverage:
-            """
-            Usage: monkeyctl coverage [SESSION] [-H HOST]...
-
-            Prints the coverage of the corpus session SESSION. With -H given several
-            times, asks every host for the same-named session's coverage as bitmap
-            lines, checks that they run the same experiment (the corpus digest, the
-            alphabet and the chunk), and prints the union: a character is covered if
-            any host covered it. A host that differs is named, and nothing is united.
             """
         case .bridge:
             """

@@ -88,7 +88,9 @@ struct HumanFormatter {
             "typed \(number("typed")), \(number("entries")) kept, \(counted("hits", "hit"))",
         ]
         let target = record.value("target") ?? ""
-        if target.isEmpty {
+        if let corpus = record.value("corpus") {
+            parts.append(Self.coverage(record, corpus: corpus))
+        } else if target.isEmpty {
             parts.append("no target")
         } else {
             parts.append("best \(Visible.quoted(record.value("best") ?? "")) of target \(Visible.quoted(target))")
@@ -99,6 +101,21 @@ struct HumanFormatter {
         if let seed = record.value("seed") { parts.append("seed \(Visible.escaped(seed))") }
         if let odds = Self.odds(record) { parts.append(odds) }
         return parts.joined(separator: "  ")
+    }
+
+    /// A corpus session's coverage in words: `corpus plays, chunk 9: 1,234 of
+    /// 3,800,000 covered (3.2e-04), longest run 12 in hamlet, expected 3.1e-04`.
+    static func coverage(_ record: Record, corpus: String) -> String {
+        func number(_ key: String) -> String { HumanNumbers.count(text: record.value(key) ?? "?") }
+        var text = "corpus \(Visible.escaped(corpus)), chunk \(Visible.escaped(record.value("chunk") ?? "?")): "
+        text +=
+            "\(number("covered")) of \(number("corpus_chars")) covered (\(Visible.escaped(record.value("coverage") ?? "?")))"
+        text += ", \(number("works_complete")) of \(number("works")) works complete"
+        if let work = record.value("longest_run_work") {
+            text += ", longest run \(number("longest_run")) in \(Visible.escaped(work))"
+        }
+        if let expected = record.value("expected_coverage") { text += ", expected \(Visible.escaped(expected))" }
+        return text
     }
 
     /// The odds in words: `1 in 17,576 · every ~29 minutes · chance so far 63 %`

@@ -6,6 +6,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
     case seed, id
     case all, after, session, hit, stopped, best, timeout
     case once, delay
+    case corpus, chunk, work, coverage
 
     var long: String {
         switch self {
@@ -31,6 +32,10 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         case .timeout: "timeout"
         case .once: "once"
         case .delay: "delay"
+        case .corpus: "corpus"
+        case .chunk: "chunk"
+        case .work: "work"
+        case .coverage: "coverage"
         }
     }
 
@@ -49,7 +54,7 @@ enum OptionName: Sendable, CaseIterable, Hashable {
         switch self {
         case .socket, .host, .target, .monkeys, .interval, .alphabet, .lines, .seed, .id, .after, .session, .best,
             .timeout,
-            .delay:
+            .delay, .corpus, .chunk, .work, .coverage:
             true
         case .json, .help, .version, .follow, .all, .hit, .stopped, .once: false
         }

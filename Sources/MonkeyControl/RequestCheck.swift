@@ -43,10 +43,9 @@ enum RequestCheck {
         case .start(let session, let settings), .set(let session, let settings):
             lines = [RequestEncoder.line(.stop, words: [session])]
             lines += settings.pairs.map { RequestEncoder.line(.set, words: [some], settings: [$0]) }
-        case .stop(let session), .clear(let session), .delete(let session), .status(let session?):
+        case .stop(let session), .clear(let session), .delete(let session), .status(let session?),
+            .coverage(let session, _):
             lines = [RequestEncoder.line(.stop, words: [session])]
-        case .coverage(let session):
-            return [RequestEncoder.line(.stop, words: [session])]
         case .log(let sessions, _), .tail(let sessions, _, _):
             lines = sessions.map { RequestEncoder.line(.log, words: [$0]) }
         case .events(_, let session?, _):
@@ -60,7 +59,8 @@ enum RequestCheck {
                 lines.append(
                     RequestEncoder.line(.wait, words: [some], settings: [("for", "hit"), ("timeout", timeout)]))
             }
-        case .status(nil), .events, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top, .bridge:
+        case .status(nil), .events, .corpora, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top,
+            .bridge:
             lines = []
         }
         if let request = RequestLine.request(for: command) { lines.append(request) }

@@ -26,11 +26,13 @@ enum RequestLine {
             RequestEncoder.line(
                 .wait, words: [session],
                 settings: [("for", condition)] + (timeout.map { [("timeout", $0)] } ?? []))
+        case .coverage(let session, let work):
+            RequestEncoder.line(.coverage, words: [session], settings: work.map { [("work", $0)] } ?? [])
+        case .corpora(let alphabet):
+            RequestEncoder.line(.corpora, settings: alphabet.map { [("alphabet", $0)] } ?? [])
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)
-        // Written out: the verb is the corpus sessions' (monkeyd(8), COVERAGE).
-        case .coverage(let session): "COVERAGE " + session
         case .help, .clientVersion, .odds, .replay, .top, .bridge: nil
         }
     }

@@ -27,7 +27,11 @@ struct Runner {
         }
         guard let request = RequestLine.request(for: command) else { return }
         if connectors.count > 1 {
-            if case .coverage(let session) = command {
+            if case .coverage(let session, let work) = command {
+                // A work's text is one host's: the union is the works' table.
+                guard work == nil else {
+                    throw .usage(UsageError("'coverage --work' takes one host, not several"))
+                }
                 try coverageOfHosts(session)
             } else {
                 try statusOfHosts(request)
@@ -63,6 +67,23 @@ struct Runner {
         case .metrics:
             try send(request, on: connection)
             try printMetrics(from: connection)
+            return
+        case .corpora where !invocation.isJSON:
+            try send(request, on: connection)
+            var records: [Record] = []
+            _ = try readResponse(from: connection) { records.append($0) }
+            let lines = CoverageReport.corpora(records)
+            for line in lines.count > 1 ? lines : ["no corpora"] { console.print(line) }
+            return
+        case .coverage(_, let work) where !invocation.isJSON:
+            try send(request, on: connection)
+            var records: [Record] = []
+            _ = try readResponse(from: connection) { records.append($0) }
+            if work == nil {
+                for line in CoverageReport.table(records) { console.print(line) }
+            } else {
+                console.print(CoverageReport.text(records, usesColor: formatter.usesColor))
+            }
             return
         default:
             try send(request, on: connection)
@@ -200,7 +221,7 @@ struct Runner {
     func finish(_ command: Command, message: String?, recordCount: Int) {
         switch command {
         // WAIT answers with the session's status record, which says it all.
-        case .status, .log, .tail, .events, .wait, .coverage:
+        case .status, .log, .tail, .events, .wait, .coverage, .corpora:
             if case .status = command, recordCount == 0, !invocation.isJSON { console.print("no sessions") }
         case .hello(let showsClientVersion):
             if invocation.isJSON {

@@ -6,7 +6,7 @@ import MonkeyCore
 /// or change its settings meanwhile.
 enum WaitWarning {
     /// The reason, from the session's STATUS record and the protocol's
-    /// condition (`hit`, `stopped`, `best=N`); nil when the condition can
+    /// condition (`hit`, `stopped`, `best=N`, `coverage=P`); nil when the condition can
     /// come true.
     static func reason(condition: String, session record: Record) -> String? {
         let name = Visible.escaped(record.value("name") ?? "?")
@@ -38,6 +38,21 @@ enum WaitWarning {
                 let first = length == 1 ? "first character" : "first \(length) characters"
                 return "session \(name) can never type the \(first) of its target: "
                     + Visible.escaped(impossibility.description)
+            }
+            return isStopped ? stoppedReason : nil
+        case _ where condition.hasPrefix("coverage="):
+            guard let percent = Int(condition.dropFirst("coverage=".count)) else { return nil }
+            guard record.value("corpus") != nil else {
+                return "session \(name) is not a corpus session, so it covers nothing"
+            }
+            let covered = Int(record.value("covered") ?? "") ?? 0
+            let characters = Int(record.value("corpus_chars") ?? "") ?? 0
+            if covered * 100 >= percent * characters { return nil }
+            if let monkeys = record.value("monkeys").flatMap({ Int($0) }),
+                let chunk = record.value("chunk").flatMap({ Int($0) }), monkeys < chunk
+            {
+                return "session \(name)'s entries have \(monkeys) characters, fewer than its chunk of \(chunk), "
+                    + "so they cover nothing"
             }
             return isStopped ? stoppedReason : nil
         default:

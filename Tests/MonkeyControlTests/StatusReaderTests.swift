@@ -37,6 +37,31 @@ struct StatusReaderTests {
         #expect(again == figures, "the same line again")
     }
 
+    /// A corpus session: its coverage where a target's chance is, its
+    /// longest run where best progress is.
+    @Test func aCorpusSessionsLine() throws {
+        let fields: [(String, String)] = [
+            ("name", "bard"), ("state", "running"), ("monkeys", "9"), ("interval", "1ms"),
+            ("alphabet", "abcdefghijklmnopqrstuvwxyz"), ("corpus", "shakespeare"), ("chunk", "9"), ("typed", "120"),
+            ("entries", "120"), ("hits", "3"), ("works", "42"), ("corpus_chars", "3798744"), ("covered", "27"),
+            ("coverage", "2.500e-01"), ("works_complete", "0"), ("windows", "120"), ("longest_run", "18"),
+            ("longest_run_work", "hamlet"), ("expected_coverage", "6.0e-06"),
+        ]
+        var reader = StatusReader()
+        let line = Self.line(fields)
+        let read = reader.read(line)
+        let figures = try #require(read)
+        #expect(figures == Self.general(line))
+        #expect(figures.corpus == "shakespeare" && figures.longestRun == 18 && !figures.hasTarget)
+        reader.finish()
+        #expect(reader.read(line) == figures)
+        let snapshot = TopSnapshot(daemon: DaemonFigures(), sessions: [figures], takenAt: 1)
+        let chance = TopTable.cell(.chance, figures, snapshot, width: 7, usesColor: false)
+        #expect(chance.spans.map(\.text).joined() == TopFormat.chance(figures) && chance.spans.first?.text != "-")
+        let best = TopTable.cell(.best, figures, snapshot, width: 16, usesColor: false)
+        #expect(best.spans.map(\.text).joined() == "run 18")
+    }
+
     @Test func linesThatAreNotSessionsOrNotLogfmt() {
         var reader = StatusReader()
         for text in [

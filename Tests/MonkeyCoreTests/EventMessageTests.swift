@@ -79,6 +79,8 @@ func sampleEvent(of kind: Event.Kind, session: SessionName) -> Event {
             .restored(Event.Restored(settings: .defaults, isTyping: true, entries: 2, nextID: 3, nextNumber: 3))
         case .reload: .reloaded(configuration: "/etc/monkeyd/monkeyd.conf")
         case .typed: .typed(entry)
+        case .covered: .covered(work: "hamlet")
+        case .coverage: .coverage(percent: 12)
         }
     return Event(payload, session: kind == .reload ? nil : session)
 }

@@ -125,7 +125,7 @@ struct MetricsTests {
         #expect(helps.count == Engine.sessionFamilies.count)
         #expect(Set(helps).count == helps.count)
         let samples = lines.filter { !$0.hasPrefix("#") }
-        #expect(samples.count == 3 * Engine.sessionFamilies.count)
+        #expect(samples.count == 3 * Engine.plainSessionFamilyCount)
         // In the order of the session table (creation here), not of names.
         #expect(
             samples.prefix(3).map { $0.split(separator: " ")[0] } == [
@@ -144,7 +144,7 @@ struct MetricsTests {
         try harness.expectOK("START d interval=1h")  // in b's slot, already written in this family
         while !harness.engine.fill(&listing, into: &output, byteLimit: .max) {}
         let samples = String(decoding: output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        let families = Engine.sessionFamilies.count
+        let families = Engine.plainSessionFamilyCount
         #expect(samples.filter { $0.contains("session=\"b\"") }.count == 1, "only where it was written")
         #expect(!samples.contains { $0.contains("session=\"d\"") }, "a session created meanwhile waits")
         #expect(samples.filter { $0.contains("session=\"a\"") }.count == families)
@@ -171,7 +171,7 @@ struct MetricsTests {
         var again: [UInt8] = []
         while !harness.engine.fill(&next, into: &again, byteLimit: .max) {}
         let samples = String(decoding: again, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(samples.filter { $0.contains(#"session="b""#) }.count == Engine.sessionFamilies.count)
+        #expect(samples.filter { $0.contains(#"session="b""#) }.count == Engine.plainSessionFamilyCount)
     }
 
     /// The sessions' samples of a whole METRICS response, by series.

@@ -8,8 +8,9 @@ struct RequestParserTests {
     /// The shortest valid line for each verb, after the verb.
     static func arguments(for verb: Verb) -> String {
         switch verb {
-        case .ping, .hello, .help, .quit, .status, .metrics, .events: ""
+        case .ping, .hello, .help, .quit, .status, .metrics, .events, .corpora: ""
         case .wait: " a for=hit"
+        case .coverage: " a"
         case .start, .stop, .clear, .delete, .log, .tail: " a"
         case .set: " a monkeys=2"
         }

@@ -84,6 +84,7 @@ struct ResponseCodingTests {
             words == [
                 "unknown-command", "bad-request", "bad-argument", "no-such-session", "too-many-sessions",
                 "line-too-long", "busy", "denied", "shutting-down", "storage-error", "timed-out", "internal",
+                "no-such-corpus", "bad-corpus",
             ])
     }
 

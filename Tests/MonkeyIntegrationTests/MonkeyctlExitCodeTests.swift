@@ -68,7 +68,10 @@ struct MonkeyctlExitCodeTests {
             (["stop", "a", "b"], "too many arguments for 'stop': 'b'"),
             (["stop", "--monkeys", "3"], "'stop' does not take the option '--monkeys'"),
             (["log", "-f"], "'log' does not take the option '-f'"),
-            (["set"], "'set' needs at least one of --target, --monkeys, --interval, --alphabet, --seed"),
+            (
+                ["set"],
+                "'set' needs at least one of --target, --corpus, --chunk, --monkeys, --interval, --alphabet, --seed"
+            ),
             (["top", "-d", "10ms"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not '10ms'"),
             (["top", "--delay=soon"], "-d needs a duration from 100ms to 24h (like 500ms, 2s, 1min), not 'soon'"),
             (["top", "--json"], "'top' is for people; 'monkeyctl status --json' gives the same figures as JSON"),

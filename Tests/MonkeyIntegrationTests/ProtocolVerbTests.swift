@@ -16,7 +16,7 @@ struct ProtocolVerbTests {
         #expect(
             verbs == [
                 "PING", "HELLO", "START", "STOP", "SET", "CLEAR", "DELETE", "STATUS", "LOG", "TAIL", "HELP", "QUIT",
-                "METRICS", "EVENTS", "WAIT",
+                "METRICS", "EVENTS", "WAIT", "COVERAGE", "CORPORA",
             ])
         #expect(try connection.request("QUIT") == ["OK bye"])
         #expect(try connection.readLine() == nil)

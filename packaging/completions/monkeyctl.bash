@@ -14,7 +14,7 @@ _monkeyctl_sessions() {
 
 _monkeyctl() {
     local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-    local subcommands="start stop set clear delete status log tail events wait top ping hello version metrics odds replay help"
+    local subcommands="start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds replay help"
     local common="--socket -H --host --json --help"
     local subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -28,7 +28,7 @@ _monkeyctl() {
     case $previous in
     --socket) COMPREPLY=($(compgen -f -- "$current")); return ;;
     -H | --host) COMPREPLY=($(compgen -A hostname -- "$current")); return ;;
-    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | -d | --delay | --after | --best | --timeout) COMPREPLY=(); return ;;
+    --target | --monkeys | --interval | --alphabet | -n | --seed | --id | -d | --delay | --after | --best | --timeout | --corpus | --chunk | --work | --coverage) COMPREPLY=(); return ;;
     --session) COMPREPLY=($(compgen -W "$(_monkeyctl_sessions)" -- "$current")); return ;;
     esac
 
@@ -43,11 +43,13 @@ _monkeyctl() {
 
     local options=$common
     case $subcommand in
-    start | set) options+=" --target --monkeys --interval --alphabet --seed" ;;
+    start | set) options+=" --target --corpus --chunk --monkeys --interval --alphabet --seed" ;;
+    coverage) options+=" --work" ;;
+    corpora) options+=" --alphabet" ;;
     log) options+=" -n --all" ;;
     tail) options+=" -n -f --follow --all" ;;
     events) options+=" -f --follow --after --session" ;;
-    wait) options+=" --hit --stopped --best --timeout" ;;
+    wait) options+=" --hit --stopped --best --coverage --timeout" ;;
     # Not --json: top is for people.
     top) options="--socket -H --host --help --once -d --delay" ;;
     odds) options+=" --target --monkeys --interval --alphabet" ;;
@@ -56,7 +58,7 @@ _monkeyctl() {
     esac
     case $subcommand in
     # No session: only options.
-    ping | hello | version | metrics | odds | replay | events | top) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
+    ping | hello | version | metrics | odds | replay | events | top | corpora) COMPREPLY=($(compgen -W "$options" -- "$current")); return ;;
     esac
     if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))

@@ -15,7 +15,7 @@ function __monkeyctl_sessions
     monkeyctl $socket --json status 2>/dev/null | string replace -rf '.*"name":"([^"]*)".*' '$1'
 end
 
-set -l subcommands start stop set clear delete status log tail events wait top ping hello version metrics odds replay help
+set -l subcommands start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds replay help
 complete -c monkeyctl -f
 complete -c monkeyctl -l socket -r -F -d 'talk to monkeyd at PATH'
 complete -c monkeyctl -s H -l host -x -a '(__fish_print_hostnames)' -d 'talk to monkeyd on HOST through ssh'
@@ -33,6 +33,8 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a log -
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a tail -d 'print the last entries; -f follows'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a events -d 'print what happened; -f follows'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a wait -d 'block until a session hits, stops or types a best'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a coverage -d 'the coverage of a corpus session'
+complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a corpora -d 'the corpora the daemon can cover'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a top -d 'a live view of every session'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a ping -d 'check that monkeyd answers'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a hello -d 'show the versions'
@@ -42,11 +44,11 @@ complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a odds 
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a replay -d 'type an entry of a seeded session again'
 complete -c monkeyctl -n "not __fish_seen_subcommand_from $subcommands" -a help -d 'show help'
 
-complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail wait" -a '(__monkeyctl_sessions)' -d session
+complete -c monkeyctl -n "__fish_seen_subcommand_from start stop set clear delete status log tail wait coverage" -a '(__monkeyctl_sessions)' -d session
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l target -x -d 'text to look for'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l monkeys -x -d 'monkeys typing'
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds" -l interval -x -d 'time between ticks'
-complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay" -l alphabet -x -d 'the characters typed'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set odds replay corpora" -l alphabet -x -d 'the characters typed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l seed -x -d "the session's seed"
 complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l seed -x -d 'type reproducibly from this seed'
 complete -c monkeyctl -n "__fish_seen_subcommand_from replay" -l id -x -d "the entry's id"
@@ -59,6 +61,10 @@ complete -c monkeyctl -n "__fish_seen_subcommand_from events" -l session -x -a '
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l hit -d 'until an entry hits the target'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l stopped -d 'until the session stops'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l best -x -d 'until the best progress reaches N'
+complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l coverage -x -d 'until the coverage reaches P percent'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l corpus -x -d 'cover this corpus of corpus_dir'
+complete -c monkeyctl -n "__fish_seen_subcommand_from start set" -l chunk -x -d 'window length of a corpus session'
+complete -c monkeyctl -n "__fish_seen_subcommand_from coverage" -l work -x -d 'the text of this work'
 complete -c monkeyctl -n "__fish_seen_subcommand_from wait" -l timeout -x -d 'give up after this long'
 complete -c monkeyctl -n "__fish_seen_subcommand_from top" -l once -d 'print one table and exit'
 complete -c monkeyctl -n "__fish_seen_subcommand_from top" -s d -l delay -x -d 'time between refreshes'

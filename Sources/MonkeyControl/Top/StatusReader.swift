@@ -93,6 +93,12 @@ struct StatusReader {
             }
         case 8 where key.elementsEqual(Self.alphabet):
             figures.alphabet = same?.alphabet ?? String(decoding: value, as: UTF8.self)
+        case 6 where key.elementsEqual(Self.corpus):
+            figures.corpus = same?.corpus ?? String(decoding: value, as: UTF8.self)
+        case 8 where key.elementsEqual(Self.coverage):
+            figures.coverage = same.map(\.coverage) ?? WideNumber(parsing: String(decoding: value, as: UTF8.self))
+        case 11 where key.elementsEqual(Self.longestRun):
+            figures.longestRun = Self.number(value)
         case 16 where key.elementsEqual(Self.expectedEntries):
             figures.expectedEntries =
                 same.map(\.expectedEntries) ?? WideNumber(parsing: String(decoding: value, as: UTF8.self))
@@ -190,4 +196,7 @@ struct StatusReader {
     private static let expectedEntries = Array("expected_entries".utf8)
     private static let expectedSeconds = Array("expected_seconds".utf8)
     private static let chance = Array("chance".utf8)
+    private static let corpus = Array("corpus".utf8)
+    private static let coverage = Array("coverage".utf8)
+    private static let longestRun = Array("longest_run".utf8)
 }

@@ -48,6 +48,8 @@ enum TopFormat {
 
     /// The chance so far: `63 %`, `4.5 %`, `0.31 %`, `<0.01 %`, `0 %`; `-` without a target.
     static func chance(_ session: SessionFigures) -> String {
+        // A corpus session's coverage stands where a target's chance does.
+        if session.isCorpusSession { return HumanNumbers.percent(session.coverage ?? .zero) }
         guard session.hasTarget else { return "-" }
         return HumanNumbers.percent(session.chance ?? .zero)
     }

@@ -28,6 +28,13 @@ struct SessionFigures: Equatable, Sendable {
     var measuredRate: Double?
     /// Typed when the window began (`TopSnapshot`).
     var rateBaseTyped: UInt64?
+    /// A corpus session's corpus (nil: a plain session), its coverage X/C
+    /// and its longest run of covered characters.
+    var corpus: String?
+    var coverage: WideNumber?
+    var longestRun: UInt64 = 0
+
+    var isCorpusSession: Bool { corpus != nil }
 
     var hasTarget: Bool { !target.isEmpty }
 
@@ -70,6 +77,9 @@ struct SessionFigures: Equatable, Sendable {
             case "expected_entries": figures.expectedEntries = WideNumber(parsing: value)
             case "expected_seconds": figures.expectedSeconds = WideNumber(parsing: value)
             case "chance": figures.chance = WideNumber(parsing: value)
+            case "corpus": figures.corpus = value
+            case "coverage": figures.coverage = WideNumber(parsing: value)
+            case "longest_run": figures.longestRun = UInt64(value) ?? 0
             default: break
             }
         }

@@ -155,6 +155,10 @@ struct TopTable: Equatable, Sendable {
             let text = TopFormat.wait(session)
             return session.isHopeless ? StyledText(text, style(TextStyle(color: .red))) : StyledText(text)
         case .best:
+            // A corpus session's longest run stands where best progress does.
+            if session.isCorpusSession {
+                return StyledText("run " + TopFormat.count(session.longestRun, width: max(1, (width ?? .max) - 4)))
+            }
             return BestProgress(session).drawn(width: width, usesColor: usesColor)
         }
     }

@@ -35,8 +35,15 @@ public struct Configuration: Sendable, Equatable {
     public var typingThreads: Int?
     /// The most typing threads a configuration may ask for.
     public static let typingThreadLimit = 1024
+    /// Where the corpora are (`corpus_dir`); nil: `corpora` in the state directory.
+    public var corpusDirectory: String?
 
     public init() {}
+
+    /// `corpus_dir`, or its default inside `stateDirectory`.
+    public func corpusDirectory(stateDirectory: String) -> String {
+        corpusDirectory ?? stateDirectory + "/corpora"
+    }
 
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public let line: Int
@@ -50,7 +57,7 @@ public struct Configuration: Sendable, Equatable {
         "max_line_length", "max_monkeys", "max_target_bytes", "max_alphabet", "max_sessions", "max_clients",
         "max_entries", "max_pending_output", "sync_interval", "journal_size", "control_log_size", "max_events",
         "log_typed", "socket_mode", "socket_group", "idle_timeout", "metrics_listen", "max_metrics_clients",
-        "metrics_timeout", "typing_threads",
+        "metrics_timeout", "typing_threads", "corpus_dir", "max_corpus_bytes",
     ]
 
     public static func parse(_ text: String) throws(Problem) -> Configuration {
@@ -133,6 +140,14 @@ public struct Configuration: Sendable, Equatable {
         case "metrics_timeout": metricsTimeout = try Self.duration(value, .millisecond...Interval.longestTick)
         case "typing_threads":
             typingThreads = value == "auto" ? nil : try Self.count(value, 1...Self.typingThreadLimit, orAuto: true)
+        case "corpus_dir":
+            guard value.isEmpty || value.hasPrefix("/") else {
+                throw Message(
+                    text: "expected an absolute path (or nothing, for corpora in the state directory), not '\(value)'")
+            }
+            corpusDirectory = value.isEmpty ? nil : value
+        case "max_corpus_bytes":
+            limits.maximumCorpusBytes = try Self.bytes(value, 1...CorpusLimits.largestCorpusBytes)
         case "socket_mode":
             guard let mode = UInt32(value, radix: 8), mode <= 0o777 else {
                 throw Message(text: "expected an octal mode such as 0660, not '\(value)'")

@@ -3,9 +3,10 @@
 /// thousands of sessions it is megabytes).
 extension Engine {
     /// The per-session families, in the order they are written. Each
-    /// series carries the label `session` only (never the target text).
+    /// series carries the label `session` only (never the target text);
+    /// a session whose value is nil (a plain session's coverage) has none.
     static let sessionFamilies:
-        [(name: String, kind: MetricFamily.Kind, help: String, value: @Sendable (ScheduledSession) -> Double)] = [
+        [(name: String, kind: MetricFamily.Kind, help: String, value: @Sendable (ScheduledSession) -> Double?)] = [
             (
                 "monkeyd_session_entries_total", .counter,
                 "Entries the session typed: its STATUS typed when the daemon started, then every entry; CLEAR keeps it.",
@@ -46,7 +47,26 @@ extension Engine {
                     + "below about 1e-308 it reads 0, STATUS gives it exactly).",
                 { $0.odds?.probability.doubleValue ?? 0 }
             ),
+            (
+                "monkeyd_session_corpus_characters", .gauge,
+                "Characters of a corpus session's normalised corpus (corpus sessions only).",
+                { $0.corpus.map { Double($0.coverage.characterCount) } }
+            ),
+            (
+                "monkeyd_session_covered_characters", .gauge,
+                "Characters of a corpus session's corpus covered so far (corpus sessions only).",
+                { $0.corpus.map { Double($0.coverage.coveredCount) } }
+            ),
+            (
+                "monkeyd_session_windows_total", .counter,
+                "Windows a corpus session typed since its coverage last started afresh (corpus sessions only).",
+                { $0.corpus.map { Double($0.coverage.windows) } }
+            ),
         ]
+
+    /// The families a plain session has a series in: all but the last
+    /// three, which are corpus sessions' only.
+    static var plainSessionFamilyCount: Int { sessionFamilies.count - 3 }
 
     /// Writes the next sessions' samples until `output` holds `byteLimit`
     /// bytes; true once every family is written. Each family visits the
@@ -72,8 +92,8 @@ extension Engine {
             while listing.position < sessions.slotCount {
                 if output.count >= byteLimit { return false }
                 _ = sessions.read(slot: listing.position, insertedBy: insertedBy) { scheduled in
-                    Exposition.appendSessionSample(
-                        family.value(scheduled), of: family.name, session: scheduled.session.name, to: &output)
+                    guard let value = family.value(scheduled) else { return }
+                    Exposition.appendSessionSample(value, of: family.name, session: scheduled.session.name, to: &output)
                 }
                 listing.position += 1
             }

@@ -50,6 +50,10 @@ extension Engine {
             var reply = Reply(status: nil)
             reply.continuation = .metrics(MetricsListing())
             return reply
+        case .coverage(let name, let query):
+            return coverage(name, query)
+        case .corpora(let query):
+            return corpora(query)
         }
     }
 
@@ -62,12 +66,20 @@ extension Engine {
         var session =
             existing?.session
             ?? Session(name: name, settings: .defaults, retention: limits.maximumEntries, epoch: nextEpoch)
-        if existing == nil { nextEpoch += 1 }
         let wasTyping = session.isTyping
         session.apply(change)
+        let corpus: (run: CorpusRun?, isFresh: Bool)
+        do {
+            corpus = try corpusRun(after: change, settings: session.settings, previous: existing?.corpus)
+        } catch {
+            return .error(error.code, error.message)
+        }
+        if existing == nil { nextEpoch += 1 }
+        if corpus.isFresh { session.startCoverageAfresh() }
         session.isTyping = true
         var reply = Reply(status: nil)
         reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
+        sessions[name]?.corpus = corpus.run
         reply.status = .ok(acknowledgement("started \(name)", of: name))
         if !wasTyping || change.interval != nil { scheduleFirstTick(name, now: now) }
         reply.event = Event(
@@ -92,6 +104,9 @@ extension Engine {
         // Changed where it lies, as CLEAR is, and the name looked up once.
         // What the change replaced is kept for `revert`, not the session.
         guard let slot = sessions.slot(of: name) else { return noSuchSession(name) }
+        if let settings = sessions.read(slot: slot, { $0.session.settings }), Self.changesCorpus(change, of: settings) {
+            return setCorpus(name, change, peer: peer, now: now)
+        }
         // Only a target, a number of monkeys or an alphabet changes the
         // odds, and without a target there are none: the settings are
         // copied out only to work them out.
@@ -132,6 +147,30 @@ extension Engine {
         return reply
     }
 
+    /// A SET that changes what a session covers: the session replaced
+    /// whole, as by a START, with the corpus run the change leaves it.
+    private mutating func setCorpus(_ name: SessionName, _ change: SettingsChange, peer: Peer, now: UInt64) -> Reply {
+        guard let existing = sessions[name] else { return noSuchSession(name) }
+        var session = existing.session
+        session.apply(change)
+        let corpus: (run: CorpusRun?, isFresh: Bool)
+        do {
+            corpus = try corpusRun(after: change, settings: session.settings, previous: existing.corpus)
+        } catch {
+            return .error(error.code, error.message)
+        }
+        if corpus.isFresh { session.startCoverageAfresh() }
+        var reply = Reply(status: nil)
+        reply.change = replace(name, with: session, effect: .save(name, epoch: session.epoch))
+        sessions[name]?.corpus = corpus.run
+        reply.status = .ok(acknowledgement("updated \(name)", of: name))
+        if session.isTyping && change.interval != nil { scheduleFirstTick(name, now: now) }
+        reply.event = Event(
+            .updated(Event.Updated(Self.announced(change), warning: sessions[name]?.odds?.impossibility)),
+            session: name, peer: peer)
+        return reply
+    }
+
     private mutating func clear(_ name: SessionName, peer: Peer) -> Reply {
         // Cleared where it lies: the settings and the odds stay, and only
         // the copy the change keeps for `revert` is made.
@@ -143,6 +182,7 @@ extension Engine {
         nextEpoch += 1
         let nextID = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session.clear(epoch: epoch)
+            scheduled.corpus?.restart()
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
             return scheduled.session.nextID
@@ -341,6 +381,7 @@ extension Engine {
             case .hit: false
             case .stopped: !session.isTyping
             case .best(let length): session.bestLength >= length
+            case .coverage(let percent): Self.coverageReaches(scheduled.corpus, percent: percent)
             }
         if isMet {
             var reply = Reply(status: .ok(nil))
@@ -357,6 +398,7 @@ extension Engine {
         switch (condition, record.kind) {
         case (.hit, .hit), (.stopped, .stopped): true
         case (.best(let length), .best): (record.bestLength ?? 0) >= length
+        case (.coverage(let percent), .coverage): (record.percent ?? 0) >= percent
         default: false
         }
     }
@@ -379,14 +421,21 @@ extension Engine {
         fields.write("monkeys", decimal: UInt64(scheduled.session.settings.monkeys))
         fields.write("interval", scheduled.session.settings.interval.description)
         fields.write("alphabet", scheduled.session.settings.alphabet.text)
-        fields.write("target", scheduled.session.settings.target.target)
+        let isCorpusSession = scheduled.session.settings.isCorpusSession
+        if isCorpusSession {
+            fields.write("corpus", scheduled.session.settings.corpus)
+            fields.write("chunk", decimal: UInt64(scheduled.session.settings.chunk))
+        } else {
+            fields.write("target", scheduled.session.settings.target.target)
+        }
         fields.write("typed", decimal: scheduled.session.typed)
         fields.write("entries", decimal: UInt64(scheduled.session.log.count))
         fields.write("hits", decimal: scheduled.session.hits)
-        fields.write("best", scheduled.session.best)
+        if !isCorpusSession { fields.write("best", scheduled.session.best) }
         let rate = scheduled.session.isTyping ? scheduled.rate.rate(at: now) : 0
         fields.write("rate", RateMeter.text(rate))
         if let seed = scheduled.session.settings.seed { fields.write("seed", seed.description) }
+        if let run = scheduled.corpus { writeCoverage(of: run, to: &fields) }
         if let odds = scheduled.odds {
             let figures = odds.figures(
                 interval: scheduled.session.settings.interval, typed: scheduled.session.typed, rate: rate)

@@ -37,6 +37,18 @@ extension Engine {
     /// event each); the others are counted.
     static let hitTextLimit = 16
 
+    /// Types a job and, for a corpus session (`index`), scans every text
+    /// for the corpus's chunks: what a typing thread does with a
+    /// `PoolJob`, and the owner with a timed session's tick.
+    public static func type(
+        _ job: TypingJob, index: ChunkIndex?, with typist: inout Typist
+    ) -> (batch: TypedBatch, matches: CorpusMatches?) {
+        guard let index else { return (typist.type(job), nil) }
+        var scanner = CorpusScanner(index: index, texts: job.count)
+        let batch = typist.type(job, scanner: &scanner)
+        return (batch, scanner.matches)
+    }
+
     /// Merges a batch typed for the session from its next id: its kept
     /// entries into the log and, in id order, into `typed` for the daemon
     /// to deliver; its counters; a `best` event for each rise of best
@@ -44,9 +56,14 @@ extension Engine {
     /// best before the hit of the same entry). The one place a batch
     /// becomes the session's.
     static func merge(
-        _ batch: TypedBatch, into scheduled: inout ScheduledSession, now: UInt64, typed: inout [TypedEntry],
-        events: inout [Event], isForStore: Bool = true
+        _ batch: TypedBatch, matches: CorpusMatches?, into scheduled: inout ScheduledSession, now: UInt64,
+        typed: inout [TypedEntry], events: inout [Event], isForStore: Bool = true
     ) {
+        if let matches, scheduled.corpus != nil {
+            mergeCovering(
+                batch, matches, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: isForStore)
+            return
+        }
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
@@ -111,6 +128,8 @@ extension Engine.ScheduledSession {
 /// the owner checks when it comes back (`Engine.merge(_:of:into:)`).
 public struct PoolJob: Sendable {
     public let job: TypingJob
+    /// A corpus session's index, which its texts are scanned with.
+    public let index: ChunkIndex?
     public let ticket: Ticket
 
     /// Which session the batch is for, and the state it was made from: the
@@ -120,6 +139,8 @@ public struct PoolJob: Sendable {
         let name: SessionName
         let epoch: UInt64
         let settings: SessionSettings
+        /// A corpus session's experiment: the batch's chunks are its index's.
+        let digest: CorpusDigest?
         /// Engine-wide, never twice: the session's one batch in flight.
         let number: UInt64
     }
@@ -171,8 +192,8 @@ extension Engine {
                 scheduled.inFlight = ticketNumber
                 let ticket = PoolJob.Ticket(
                     slot: slot, name: session.name, epoch: session.epoch, settings: session.settings,
-                    number: ticketNumber)
-                return (PoolJob(job: job, ticket: ticket), true)
+                    digest: scheduled.corpus?.digest, number: ticketNumber)
+                return (PoolJob(job: job, index: scheduled.corpus?.index, ticket: ticket), true)
             }
             guard let made, made.isFlatOut else {
                 stale.append(slot)
@@ -194,7 +215,8 @@ extension Engine {
     /// while it was in flight wins, and its ids were never given. Either
     /// way the session may have its next batch. Returns the events.
     public mutating func merge(
-        _ batch: TypedBatch, of ticket: PoolJob.Ticket, now: UInt64, into typed: inout [TypedEntry]
+        _ batch: TypedBatch, matches: CorpusMatches?, of ticket: PoolJob.Ticket, now: UInt64,
+        into typed: inout [TypedEntry]
     ) -> [Event] {
         var events: [Event] = []
         clock = max(clock, now)
@@ -204,17 +226,19 @@ extension Engine {
             scheduled.inFlight = nil
             let session = scheduled.session
             guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
-                session.nextID == batch.firstID, batch.kept.count > 0
+                session.nextID == batch.firstID, batch.kept.count > 0, scheduled.corpus?.digest == ticket.digest
             else { return false }
             // An entry the store must see with the session's bookkeeping
             // (an id reservation, a compaction) is seen now, after the
             // entries still waiting, so that the store gets them in id order.
             if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
                 Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
-                Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                Engine.merge(batch, matches: matches, into: &scheduled, now: now, typed: &typed, events: &events)
                 return false
             }
-            Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: false)
+            Engine.merge(
+                batch, matches: matches, into: &scheduled, now: now, typed: &typed, events: &events,
+                isForStore: false)
             guard scheduled.unstoredFrom == nil else { return false }
             scheduled.unstoredFrom = batch.firstKeptID
             return true

@@ -79,6 +79,8 @@ public struct Engine {
         /// The first id of its flat-out entries merged but not yet handed
         /// to the store; nil when there are none.
         var unstoredFrom: UInt64?
+        /// A corpus session's corpus and coverage (see `CorpusRun`).
+        var corpus: CorpusRun?
 
         init(session: Session, odds: Odds?) {
             self.session = session
@@ -96,12 +98,16 @@ public struct Engine {
     public var sessionCount: Int { sessions.count }
 
     /// Puts back a session loaded from the store; typing ones type again.
-    public mutating func restore(_ session: Session, now: UInt64) -> Event {
+    /// A corpus session comes back with `corpus`, its works and coverage
+    /// as the store kept them (nil: none could be had).
+    public mutating func restore(_ session: Session, now: UInt64, corpus: CorpusRun? = nil) -> Event {
         var session = session
         session.setRetention(limits.maximumEntries)
         nextEpoch = max(nextEpoch, session.epoch + 1)
         let name = session.name
-        sessions[name] = ScheduledSession(session: session, odds: odds(of: session.settings))
+        var scheduled = ScheduledSession(session: session, odds: odds(of: session.settings))
+        scheduled.corpus = session.settings.isCorpusSession ? corpus : nil
+        sessions[name] = scheduled
         if session.isTyping { scheduleFirstTick(name, now: now) }
         return Event(
             .restored(
@@ -220,9 +226,10 @@ public struct Engine {
                 guard interval > 0 else { return .flatOut }
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
-                let batch = typist.type(job)
-                random = batch.random
-                Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events)
+                let result = Engine.type(job, index: scheduled.corpus?.index, with: &typist)
+                random = result.batch.random
+                Engine.merge(
+                    result.batch, matches: result.matches, into: &scheduled, now: now, typed: &typed, events: &events)
                 return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
             }
             guard let outcome else { continue }

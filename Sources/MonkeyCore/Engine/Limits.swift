@@ -14,6 +14,11 @@ public struct Limits: Sendable, Equatable {
     public var maximumPendingOutput = 1 << 20
     public var shortestInterval = Interval.millisecond
     public var longestInterval = Interval.longestTick
+    /// The largest normalised corpus a corpus session may cover (`max_corpus_bytes`).
+    public var maximumCorpusBytes = CorpusLimits.defaultMaximumCorpusBytes
+
+    /// What a corpus may be, from `maximumCorpusBytes`.
+    public var corpus: CorpusLimits { CorpusLimits(maximumCorpusBytes: maximumCorpusBytes) }
 
     public init() {}
 }

@@ -21,6 +21,14 @@ extension Event {
             fields.write("id", decimal: entry.id)
             fields.write("number", decimal: entry.number)
             fields.write("text", entry.text)
+        case .covering(let entry, let newlyCovered):
+            fields.write("id", decimal: entry.id)
+            fields.write("number", decimal: entry.number)
+            fields.write("new", decimal: UInt64(newlyCovered))
+        case .covered(let work):
+            fields.write("work", work)
+        case .coverage(let percent):
+            fields.write("percent", decimal: UInt64(percent))
         case .best(let progress):
             fields.write("target", progress.target)
             fields.write("best", progress.best)
@@ -45,7 +53,12 @@ extension Event {
     /// A session's settings, as START, a restore and the `started` record
     /// name them; the seed only when one is set.
     static func writeSettings<Fields: FieldWriter>(_ settings: SessionSettings, to fields: inout Fields) {
-        fields.write("target", settings.target.target)
+        if settings.isCorpusSession {
+            fields.write("corpus", settings.corpus)
+            fields.write("chunk", decimal: UInt64(settings.chunk))
+        } else {
+            fields.write("target", settings.target.target)
+        }
         fields.write("monkeys", decimal: UInt64(settings.monkeys))
         fields.write("interval", settings.interval.description)
         fields.write("alphabet", settings.alphabet.text)
@@ -57,6 +70,8 @@ extension Event {
     /// out of it.
     static func writeChange<Fields: FieldWriter>(of update: Updated, to fields: inout Fields) {
         if let target = update.change.target { fields.write("target", target) }
+        if let corpus = update.change.corpus { fields.write("corpus", corpus.name) }
+        if let chunk = update.change.chunk { fields.write("chunk", decimal: UInt64(chunk)) }
         if let monkeys = update.change.monkeys { fields.write("monkeys", decimal: UInt64(monkeys)) }
         if let interval = update.change.interval { fields.write("interval", interval.description) }
         if let alphabet = update.change.alphabet { fields.write("alphabet", alphabet.text) }
@@ -93,6 +108,8 @@ extension Event.Kind {
         case .restore: "7c95dc64af774db7ba1143e6b29a9dff"
         case .reload: "b90040f40a474887837e41bd2067cbb5"
         case .typed: "a0163e3e104a471e83b82e9ef74292d0"
+        case .covered: "791ee81a9e244f6688fc50a6bedd2b59"
+        case .coverage: "ee36508632a94f9f9a24a91e119a0e98"
         }
     }
 
@@ -101,7 +118,7 @@ extension Event.Kind {
     public var priority: Int {
         switch self {
         case .typed: 7
-        case .hit, .best, .restore, .reload: 6
+        case .hit, .best, .restore, .reload, .covered, .coverage: 6
         case .start, .stop, .set, .clear, .delete: 5
         }
     }

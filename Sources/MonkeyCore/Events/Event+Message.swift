@@ -47,6 +47,24 @@ extension Event {
             appendName()
             output.appendLiteral(" typed its target in ")
             Self.appendEntry(number: entry.number, id: entry.id, to: &output)
+        case .covering(let entry, let newlyCovered):
+            output.appendLiteral("session ")
+            appendName()
+            output.appendLiteral(" covered ")
+            ResponseEncoder.appendDecimal(UInt64(newlyCovered), to: &output)
+            output.appendLiteral(newlyCovered == 1 ? " new character in " : " new characters in ")
+            Self.appendEntry(number: entry.number, id: entry.id, to: &output)
+        case .covered(let work):
+            output.appendLiteral("session ")
+            appendName()
+            output.appendLiteral(" covered all of work ")
+            output.appendUTF8(work)
+        case .coverage(let percent):
+            output.appendLiteral("session ")
+            appendName()
+            output.appendLiteral(" covered ")
+            ResponseEncoder.appendDecimal(UInt64(percent), to: &output)
+            output.appendLiteral("% of its corpus")
         case .best(let progress):
             output.appendLiteral("session ")
             appendName()
@@ -110,6 +128,8 @@ extension Event {
         case .restore: "monkeyd: restore: "
         case .reload: "monkeyd: reload: "
         case .typed: "monkeyd: typed: "
+        case .covered: "monkeyd: covered: "
+        case .coverage: "monkeyd: coverage: "
         }
     }
 }

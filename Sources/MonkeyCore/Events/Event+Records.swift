@@ -15,6 +15,8 @@ extension Event {
         case .delete: body(.deleted)
         case .hit: body(.hit)
         case .best: body(.best)
+        case .covered: body(.covered)
+        case .coverage: body(.coverage)
         case .restore: body(.restored)
         case .reload, .typed: return
         }
@@ -36,6 +38,14 @@ extension Event.Payload {
             fields.write("entry_id", decimal: entry.id)
             fields.write("number", decimal: entry.number)
             fields.write("text", entry.text)
+        case .covering(let entry, let newlyCovered):
+            fields.write("entry_id", decimal: entry.id)
+            fields.write("number", decimal: entry.number)
+            fields.write("new", decimal: UInt64(newlyCovered))
+        case .covered(let work):
+            fields.write("work", work)
+        case .coverage(let percent):
+            fields.write("percent", decimal: UInt64(percent))
         case .best(let progress):
             fields.write("best", progress.best)
         case .restored(let restored):

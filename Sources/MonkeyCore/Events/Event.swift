@@ -32,6 +32,13 @@ public struct Event: Sendable {
         case deleted(typed: UInt64)
         /// An entry holding the session's target.
         indirect case hit(Entry, target: String)
+        /// An entry of a corpus session that covered `newlyCovered`
+        /// characters not covered before: its hit.
+        indirect case covering(Entry, newlyCovered: Int)
+        /// A work of a corpus session became fully covered.
+        case covered(work: String)
+        /// The corpus's coverage reached a new whole percent.
+        case coverage(percent: Int)
         /// Best progress grew (see `Progress`).
         indirect case best(Progress)
         /// The session is back after a restart, as `Restored` says.
@@ -100,7 +107,9 @@ public struct Event: Sendable {
             case .updated: .set
             case .cleared: .clear
             case .deleted: .delete
-            case .hit: .hit
+            case .hit, .covering: .hit
+            case .covered: .covered
+            case .coverage: .coverage
             case .best: .best
             case .restored: .restore
             case .reloaded: .reload
@@ -112,6 +121,6 @@ public struct Event: Sendable {
     /// of the stderr line. The EVENTS stream has names of its own
     /// (`EventRecord.Kind`).
     public enum Kind: String, Sendable, CaseIterable {
-        case start, stop, set, clear, delete, hit, best, restore, reload, typed
+        case start, stop, set, clear, delete, hit, best, restore, reload, typed, covered, coverage
     }
 }

@@ -9,7 +9,8 @@ public struct EventRecord: Sendable {
     /// The stream's names for what happened (the journal has its own,
     /// `Event.Kind`): a START of a new session is `created`, then `started`.
     public enum Kind: String, Sendable, CaseIterable {
-        case created, started, stopped, updated, cleared, deleted, hit, best, restored
+        // New kinds go last: the events file stores a kind's index.
+        case created, started, stopped, updated, cleared, deleted, hit, best, restored, covered, coverage
     }
 
     public let id: UInt64
@@ -68,6 +69,13 @@ public struct EventRecord: Sendable {
             return nil
         }
         return progress.length
+    }
+
+    /// The whole percent a `coverage` record of this run tells (WAIT
+    /// `for=coverage=P` reads it); nil for any other.
+    public var percent: Int? {
+        guard kind == .coverage, case .event(.coverage(let percent)) = content else { return nil }
+        return percent
     }
 
     /// The event's data line.

@@ -59,13 +59,7 @@ public struct Session: Sendable {
 
     /// Types one entry: each monkey types one character.
     public mutating func type(using random: inout WyRand) -> Entry {
-        let text: String
-        if let seed = settings.seed {
-            var generator = seed.generator(forEntry: nextID)
-            text = settings.alphabet.typeString(length: settings.monkeys, using: &generator)
-        } else {
-            text = settings.alphabet.typeString(length: settings.monkeys, using: &random)
-        }
+        let text = typeText(using: &random)
         let target = settings.target
         let isHit = target.isHit(text)
         if isHit {
@@ -74,6 +68,29 @@ public struct Session: Sendable {
         } else if !target.isEmpty {
             bestLength = target.longestPrefix(in: text, longerThan: bestLength)
         }
+        return append(text, isHit: isHit)
+    }
+
+    /// Types one entry of a corpus session: `covers` covers its text's
+    /// windows and answers whether that covered a character not covered
+    /// before, which makes the entry a hit.
+    public mutating func type(using random: inout WyRand, covering covers: (String) -> Bool) -> Entry {
+        let text = typeText(using: &random)
+        let isHit = covers(text)
+        if isHit { hits += 1 }
+        return append(text, isHit: isHit)
+    }
+
+    /// The next entry's text: with a seed, a function of the seed and its id.
+    private func typeText(using random: inout WyRand) -> String {
+        if let seed = settings.seed {
+            var generator = seed.generator(forEntry: nextID)
+            return settings.alphabet.typeString(length: settings.monkeys, using: &generator)
+        }
+        return settings.alphabet.typeString(length: settings.monkeys, using: &random)
+    }
+
+    private mutating func append(_ text: String, isHit: Bool) -> Entry {
         let entry = Entry(id: nextID, number: nextNumber, text: text, isHit: isHit)
         nextID += 1
         nextNumber += 1
@@ -87,11 +104,13 @@ public struct Session: Sendable {
     /// it, its hits and best progress; each kept entry is lent to `each`
     /// as it goes in. Returns the number of its first entry.
     @discardableResult
-    public mutating func absorb(_ batch: TypedBatch, each: (Entry) -> Void = { _ in }) -> UInt64 {
+    public mutating func absorb(
+        _ batch: TypedBatch, coverageHits: [UInt64]? = nil, each: (Entry) -> Void = { _ in }
+    ) -> UInt64 {
         precondition(batch.firstID == nextID, "a batch is typed from the session's next id")
         let numberOfFirst = nextNumber
         for index in 0..<batch.kept.count {
-            let entry = batch.keptEntry(index, numberOfFirst: numberOfFirst)
+            let entry = batch.keptEntry(index, numberOfFirst: numberOfFirst, hitIDs: coverageHits)
             log.append(entry)
             each(entry)
         }
@@ -99,7 +118,8 @@ public struct Session: Sendable {
         nextID += count
         nextNumber += count
         typed += count
-        hits += UInt64(batch.hitCount)
+        // A corpus session's hits are what its coverage says (`coverageHits`, in id order).
+        hits += UInt64(coverageHits?.count ?? batch.hitCount)
         bestLength = max(bestLength, min(batch.bestLength, settings.target.length))
         return numberOfFirst
     }
@@ -128,8 +148,23 @@ public struct Session: Sendable {
             case .fresh: settings.seed = nil
             }
         }
-        if let target = change.target, target != settings.target.target {
-            undo.target = (settings.target, hits, bestLength)
+        if let chunk = change.chunk {
+            undo.chunk = settings.chunk
+            settings.chunk = chunk
+        }
+        // A non-empty corpus clears the target, a non-empty target the corpus.
+        var target = change.target
+        if let corpus = change.corpus {
+            undo.corpus = settings.corpus
+            settings.corpus = corpus.name
+            if !corpus.name.isEmpty { target = "" }
+        }
+        if let target, !target.isEmpty, settings.isCorpusSession {
+            undo.corpus = undo.corpus ?? settings.corpus
+            settings.corpus = ""
+        }
+        if let target, target != settings.target.target {
+            undo.target = undo.target ?? (settings.target, hits, bestLength)
             settings.target = TargetMatcher(target: target)
             hits = 0
             bestLength = 0
@@ -144,11 +179,19 @@ public struct Session: Sendable {
         if let interval = undo.interval { settings.interval = interval }
         if let alphabet = undo.alphabet { settings.alphabet = alphabet }
         if let seed = undo.seed { settings.seed = seed }
+        if let chunk = undo.chunk { settings.chunk = chunk }
+        if let corpus = undo.corpus { settings.corpus = corpus }
         if let (target, hits, bestLength) = undo.target {
             settings.target = target
             self.hits = hits
             self.bestLength = bestLength
         }
+    }
+
+    /// A corpus session's coverage starts afresh (a new corpus, alphabet or
+    /// chunk), and with it its hits.
+    public mutating func startCoverageAfresh() {
+        hits = 0
     }
 
     /// Removes every entry; numbering restarts at 1, ids continue, and the
@@ -185,6 +228,8 @@ public struct SettingsUndo: Sendable {
     var seed: TypingSeed??
     /// A new target's predecessor, with the hits and progress it had made.
     var target: (matcher: TargetMatcher, hits: UInt64, bestLength: Int)?
+    var chunk: Int?
+    var corpus: String?
 }
 
 /// Everything about a session except its entries: what the store keeps

@@ -14,6 +14,10 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     /// WAIT: the condition was not met before the timeout.
     case timedOut = "timed-out"
     case `internal` = "internal"
+    /// `corpus=NAME`: no directory NAME in `corpus_dir`.
+    case noSuchCorpus = "no-such-corpus"
+    /// `corpus=NAME`: its files cannot be a corpus (the message names the file or the limit).
+    case badCorpus = "bad-corpus"
 }
 
 /// A request the daemon refuses: a code for programs and a sentence for people.
@@ -43,6 +47,21 @@ extension ErrorCode {
         case .storageError: 9
         case .timedOut: 10
         case .internal: 11
+        case .noSuchCorpus: 12
+        case .badCorpus: 13
         }
+    }
+}
+
+extension CorpusError {
+    /// The protocol's refusal of a corpus that cannot be used.
+    public var protocolError: ProtocolError {
+        let code: ErrorCode =
+            switch kind {
+            case .noSuchCorpus: .noSuchCorpus
+            case .badCorpus: .badCorpus
+            case .badArgument: .badArgument
+            }
+        return ProtocolError(code, message)
     }
 }

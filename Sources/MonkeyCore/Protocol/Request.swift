@@ -30,13 +30,35 @@ public enum WaitCondition: Sendable, Equatable {
     case stopped
     /// Best progress of at least this many characters (met at once when it has them).
     case best(Int)
+    /// A corpus session's coverage of at least this many percent (met at once when it has it).
+    case coverage(Int)
 
     public var text: String {
         switch self {
         case .hit: "hit"
         case .stopped: "stopped"
         case .best(let length): "best=\(length)"
+        case .coverage(let percent): "coverage=\(percent)"
         }
+    }
+}
+
+/// CORPORA: the alphabet the corpora are normalised for (nil: the
+/// default), and what the daemon found in `corpus_dir`, in byte order of
+/// the names (nil until it has looked).
+public struct CorporaQuery: Sendable, Equatable {
+    public var alphabet: Alphabet?
+    public var found: [Found]?
+
+    /// One directory of `corpus_dir`: its works as read, or why they cannot be a corpus.
+    public enum Found: Sendable, Equatable {
+        case source(CorpusSource)
+        case refused(name: String, CorpusError)
+    }
+
+    public init(alphabet: Alphabet? = nil, found: [Found]? = nil) {
+        self.alphabet = alphabet
+        self.found = found
     }
 }
 
@@ -61,6 +83,9 @@ public enum Request: Sendable, Equatable {
     case metrics
     case events(EventsQuery)
     case wait(SessionName, WaitCondition, timeout: Interval?)
+    case coverage(SessionName, CoverageQuery)
+    /// The corpora of `corpus_dir`, their files read by the daemon first.
+    indirect case corpora(CorporaQuery)
 
     public var verb: Verb {
         switch self {
@@ -79,6 +104,8 @@ public enum Request: Sendable, Equatable {
         case .metrics: .metrics
         case .events: .events
         case .wait: .wait
+        case .coverage: .coverage
+        case .corpora: .corpora
         }
     }
 }

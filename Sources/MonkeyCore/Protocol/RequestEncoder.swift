@@ -27,6 +27,13 @@ public enum RequestEncoder {
             var settings = [(key: "for", value: condition.text)]
             if let timeout { settings.append(("timeout", timeout.description)) }
             return line(.wait, words: [name.text], settings: settings)
+        case .coverage(let name, let query):
+            var settings: [(key: String, value: String)] = []
+            if let work = query.work { settings.append(("work", work)) }
+            if query.bitmap { settings.append(("format", "bitmap")) }
+            return line(.coverage, words: [name.text], settings: settings)
+        case .corpora(let query):
+            return line(.corpora, settings: query.alphabet.map { [("alphabet", $0.text)] } ?? [])
         }
     }
 
@@ -79,6 +86,8 @@ public enum RequestEncoder {
         if let interval = change.interval { settings.append(("interval", interval.description)) }
         if let alphabet = change.alphabet { settings.append(("alphabet", alphabet.text)) }
         if let seed = change.seed { settings.append(("seed", seed.text)) }
+        if let corpus = change.corpus { settings.append(("corpus", corpus.name)) }
+        if let chunk = change.chunk { settings.append(("chunk", String(chunk))) }
         return settings
     }
 }

@@ -154,6 +154,19 @@ public struct RequestParser: Sendable {
             let name = try arguments.session()
             let (condition, timeout) = try wait(arguments.settings(), verb: verb)
             request = .wait(name, condition, timeout: timeout)
+        case .coverage:
+            let name = try arguments.session()
+            request = .coverage(name, try coverage(arguments.settings()))
+        case .corpora:
+            var query = CorporaQuery()
+            for (key, value) in arguments.settings() {
+                guard key == "alphabet" else {
+                    throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); the key is alphabet")
+                }
+                guard query.alphabet == nil else { throw Self.repeated(key) }
+                query.alphabet = try alphabet(value)
+            }
+            request = .corpora(query)
         }
         try arguments.finish()
         return request
@@ -197,12 +210,32 @@ public struct RequestParser: Sendable {
                         "seed must be a whole number from 0 to \(UInt64.max), or empty for fresh randomness, not \(Self.quote(value))"
                     )
                 }
+            case "corpus":
+                guard change.corpus == nil else { throw Self.repeated(key) }
+                if value.isEmpty {
+                    change.corpus = .plain
+                } else {
+                    guard SessionName(value) != nil else {
+                        throw ProtocolError(
+                            .badArgument,
+                            "invalid corpus name \(Self.quote(value)): use 1 to 64 of A-Z a-z 0-9 _ . - , not starting with . or -"
+                        )
+                    }
+                    change.corpus = .named(value)
+                }
+            case "chunk":
+                guard change.chunk == nil else { throw Self.repeated(key) }
+                change.chunk = try whole(key, value, in: SessionSettings.chunks)
             default:
                 throw ProtocolError(
                     .badArgument,
-                    "unknown key \(Self.quote(key)) for \(verb.rawValue); keys are target, monkeys, interval, alphabet, seed"
+                    "unknown key \(Self.quote(key)) for \(verb.rawValue); keys are target, corpus, chunk, monkeys, interval, alphabet, seed"
                 )
             }
+        }
+        if change.target != nil && change.corpus != nil {
+            throw ProtocolError(
+                .badRequest, "target= and corpus= are never set together: a session types a target or covers a corpus")
         }
         return change
     }
@@ -242,6 +275,34 @@ public struct RequestParser: Sendable {
         return query
     }
 
+    private func coverage(_ pairs: SettingTokens) throws(ProtocolError) -> CoverageQuery {
+        var query = CoverageQuery()
+        var format: String?
+        for (key, value) in pairs {
+            switch key {
+            case "work":
+                guard query.work == nil else { throw Self.repeated(key) }
+                guard SessionName(value) != nil else {
+                    throw ProtocolError(.badArgument, "invalid work name \(Self.quote(value))")
+                }
+                query.work = value
+            case "format":
+                guard format == nil else { throw Self.repeated(key) }
+                guard value == "bitmap" || value == "table" else {
+                    throw ProtocolError(.badArgument, "format must be table or bitmap, not \(Self.quote(value))")
+                }
+                format = value
+                query.bitmap = value == "bitmap"
+            default:
+                throw ProtocolError(.badArgument, "unknown key \(Self.quote(key)); keys are work and format")
+            }
+        }
+        if query.bitmap && query.work != nil {
+            throw ProtocolError(.badRequest, "format=bitmap gives every work's bits; it takes no work=")
+        }
+        return query
+    }
+
     private func wait(_ pairs: SettingTokens, verb: Verb) throws(ProtocolError)
         -> (WaitCondition, Interval?)
     {
@@ -256,9 +317,11 @@ public struct RequestParser: Sendable {
                 case "stopped": condition = .stopped
                 case _ where value.hasPrefix("best="):
                     condition = .best(try whole("best", String(value.dropFirst(5)), in: 1...limits.maximumTargetBytes))
+                case _ where value.hasPrefix("coverage="):
+                    condition = .coverage(try whole("coverage", String(value.dropFirst(9)), in: 1...100))
                 default:
                     throw ProtocolError(
-                        .badArgument, "for must be hit, stopped or best=N, not \(Self.quote(value))")
+                        .badArgument, "for must be hit, stopped, best=N or coverage=P, not \(Self.quote(value))")
                 }
             case "timeout":
                 guard timeout == nil else { throw Self.repeated(key) }

@@ -4,7 +4,8 @@
 /// access check, HELP and METRICS read it. New verbs may be added; none
 /// is removed.
 public enum Verb: CaseIterable, Sendable {
-    case ping, hello, start, stop, set, clear, delete, status, log, tail, help, quit, metrics, events, wait
+    case ping, hello, start, stop, set, clear, delete, status, log, tail, help, quit, metrics, events, wait, coverage,
+        corpora
 
     /// What a verb may do: read, or change state (allowed only to
     /// privileged peers, see `Peer.mayChange`).
@@ -39,7 +40,8 @@ public enum Verb: CaseIterable, Sendable {
         case .start:
             Row(
                 name: "START", access: .changesState,
-                usage: "START session [target=T] [monkeys=N] [interval=D] [alphabet=A] [seed=S]", ordinal: 2)
+                usage: "START session [target=T|corpus=NAME] [chunk=K] [monkeys=N] [interval=D] [alphabet=A] [seed=S]",
+                ordinal: 2)
         case .stop: Row(name: "STOP", access: .changesState, usage: "STOP session", ordinal: 3)
         case .set: Row(name: "SET", access: .changesState, usage: "SET session key=value...", ordinal: 4)
         case .clear: Row(name: "CLEAR", access: .changesState, usage: "CLEAR session", ordinal: 5)
@@ -53,7 +55,12 @@ public enum Verb: CaseIterable, Sendable {
         case .events: Row(name: "EVENTS", access: .reads, usage: "EVENTS [after=ID] [session=GLOB]", ordinal: 13)
         case .wait:
             Row(
-                name: "WAIT", access: .reads, usage: "WAIT session for=hit|stopped|best=N [timeout=D]", ordinal: 14)
+                name: "WAIT", access: .reads,
+                usage: "WAIT session for=hit|stopped|best=N|coverage=P [timeout=D]", ordinal: 14)
+        case .coverage:
+            Row(
+                name: "COVERAGE", access: .reads, usage: "COVERAGE session [work=NAME] [format=bitmap]", ordinal: 15)
+        case .corpora: Row(name: "CORPORA", access: .reads, usage: "CORPORA [alphabet=A]", ordinal: 16)
         }
     }
 

@@ -7,6 +7,7 @@ extension WaitCondition {
         case .hit: "session \(session) had no hit within \(timeout)"
         case .stopped: "session \(session) did not stop within \(timeout)"
         case .best(let length): "session \(session) did not reach best \(length) within \(timeout)"
+        case .coverage(let percent): "session \(session) did not reach \(percent)% coverage within \(timeout)"
         }
     }
 }

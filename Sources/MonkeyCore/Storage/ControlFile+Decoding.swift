@@ -122,7 +122,7 @@ extension ControlFile {
 
     private static func session(_ reader: inout FieldReader) -> StoredSession? {
         guard let name = reader.text().flatMap(SessionName.init), let epoch = reader.integer(),
-            let flags = reader.integer(), flags <= 3, let monkeys = reader.integer(), monkeys >= 1,
+            let flags = reader.integer(), flags <= 7, let monkeys = reader.integer(), monkeys >= 1,
             monkeys <= UInt64(Int32.max), let interval = reader.integer(),
             let alphabetText = reader.text(), let alphabet = try? Alphabet(validating: alphabetText, limit: 1 << 20),
             let target = reader.text()
@@ -141,9 +141,18 @@ extension ControlFile {
             guard let value = reader.fixed64() else { return nil }
             seed = TypingSeed(value)
         }
+        var corpus = ""
+        var chunk = SessionSettings.defaultChunk
+        if flags & 4 != 0 {
+            guard let name = reader.text(), name.isEmpty || SessionName(name) != nil, let length = reader.integer(),
+                SessionSettings.chunks.contains(Int(clamping: length))
+            else { return nil }
+            corpus = name
+            chunk = Int(length)
+        }
         let settings = SessionSettings(
             monkeys: Int(monkeys), interval: Interval(nanoseconds: interval), alphabet: alphabet,
-            target: TargetMatcher(target: target), seed: seed)
+            target: TargetMatcher(target: target), seed: seed, corpus: corpus, chunk: chunk)
         let snapshot = SessionSnapshot(
             name: name, settings: settings, isTyping: flags & 1 != 0, nextID: nextID, nextNumber: nextNumber,
             typed: typed,

@@ -13,10 +13,11 @@
 /// the checksum), `crc` (u32, CRC-32C of the length bytes and the rest),
 /// `kind` (u8) and the body. Integers in bodies are `VarInt`s, texts a
 /// `VarInt` length and UTF-8, by kind:
-/// - session (1): name, epoch, flags (bit 0: typing, bit 1: seeded),
-///   monkeys, interval (ns), alphabet, target, next id, next number, typed,
-///   hits, best length, reserved id, reserved number, and if seeded the
-///   seed (a little-endian u64): the session's whole state;
+/// - session (1): name, epoch, flags (bit 0: typing, bit 1: seeded, bit 2:
+///   a corpus or a chunk length other than 9), monkeys, interval (ns), alphabet, target, next id,
+///   next number, typed, hits, best length, reserved id, reserved number,
+///   if seeded the seed (a little-endian u64), and with bit 2 the
+///   corpus's name (empty for none) and the chunk length: the session's whole state;
 /// - deleted (2): name;
 /// - reservation (3): name, epoch, reserved id, reserved number;
 /// - epochs (4): the next epoch to give (no session gets a lower one);
@@ -62,7 +63,9 @@ public enum ControlFile {
             let settings = snapshot.settings
             output.appendText(snapshot.name.text)
             VarInt.append(snapshot.epoch, to: &output)
-            VarInt.append((snapshot.isTyping ? 1 : 0) | (settings.seed == nil ? 0 : 2), to: &output)
+            VarInt.append(
+                (snapshot.isTyping ? 1 : 0) | (settings.seed == nil ? 0 : 2) | (settings.storesCorpus ? 4 : 0),
+                to: &output)
             VarInt.append(UInt64(settings.monkeys), to: &output)
             VarInt.append(settings.interval.nanoseconds, to: &output)
             output.appendText(settings.alphabet.text)
@@ -74,6 +77,10 @@ public enum ControlFile {
                 VarInt.append(value, to: &output)
             }
             if let seed = settings.seed { output.appendFixed64(seed.value) }
+            if settings.storesCorpus {
+                output.appendText(settings.corpus)
+                VarInt.append(UInt64(settings.chunk), to: &output)
+            }
         case .deleted(let name):
             output.append(Kind.deleted.rawValue)
             output.appendText(name.text)

@@ -49,12 +49,14 @@ public struct TypedBatch: Sendable {
 
     /// Kept entry `index` as the log holds it, given the number of the
     /// batch's first entry (the owner's next number when the job was made).
-    public func keptEntry(_ index: Int, numberOfFirst: UInt64) -> Entry {
+    /// `hitIDs` (increasing), when given, say which entries are hits in
+    /// place of the target's.
+    public func keptEntry(_ index: Int, numberOfFirst: UInt64, hitIDs: [UInt64]? = nil) -> Entry {
         let offset = UInt64(count - kept.count + index)
         let id = firstID + offset
         return Entry(
             id: id, number: numberOfFirst + offset, text: kept.string(at: index),
-            isHit: Self.contains(keptHitIDs, id))
+            isHit: Self.contains(hitIDs ?? keptHitIDs, id))
     }
 
     private static func contains(_ sorted: [UInt64], _ id: UInt64) -> Bool {

@@ -64,6 +64,7 @@ extension Daemon {
         syncTimer.cancel()
         settle()
         storeFlatOutEntries()
+        saveCoverage()
         store.close(engine.snapshots, events: eventLog, nextEpoch: engine.nextEpoch)
         if let path = listeners.control.createdPath {
             do {

@@ -43,7 +43,7 @@ extension Daemon {
                 )
             case .line(let bytes):
                 guard let parsed = try RequestParser(limits: engine.limits).parse(bytes) else { return }
-                request = parsed
+                request = try readingCorpus(of: parsed)
             }
         } catch {
             counters.requests.note(frame.verb, error.code)

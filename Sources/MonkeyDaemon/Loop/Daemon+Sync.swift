@@ -20,9 +20,20 @@ extension Daemon {
     func syncTimerFired() {
         counters.wakeUps.note(.syncTimer)
         storeFlatOutEntries()
+        let wasSyncing = store.isSyncing
         store.sync(events: eventLog, replyingOn: queue) { [self] in
             counters.wakeUps.note(.syncCompletion)
             armSyncTimer()
+        }
+        // Coverage follows the entries it came from, on the same queue.
+        if !wasSyncing && store.isSyncing { saveCoverage() }
+    }
+
+    /// Hands the corpus sessions' coverage that changed to the storage thread.
+    func saveCoverage() {
+        coverageStore.save(engine.corpusRuns(), on: store.writer.queue) { [self] message in
+            // Said from the daemon's queue, which owns the sink.
+            queue.async { [self] in sink.log(.warning, message) }
         }
     }
 }

@@ -45,11 +45,12 @@ extension Daemon {
         runPass {
             let (result, more) = typingPool.takeResult()
             if more { queue.async { [self] in typedBatchesFinished() } }
-            guard let (ticket, batch) = result else { return }
+            guard let result else { return }
             batchesInFlight -= 1
             guard !isShuttingDown else { return }
             scratch.typed.removeAll(keepingCapacity: true)
-            let events = engine.merge(batch, of: ticket, now: Daemon.now(), into: &scratch.typed)
+            let events = engine.merge(
+                result.batch, matches: result.matches, of: result.ticket, now: Daemon.now(), into: &scratch.typed)
             deliver(scratch.typed)
             record(events)
             pass.changedState = true

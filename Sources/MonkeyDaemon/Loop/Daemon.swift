@@ -21,6 +21,8 @@ final class Daemon: @unchecked Sendable {
     var configuration: Configuration
     var engine: Engine
     let store: FileStore
+    /// Corpus sessions' copies of their works and their coverage.
+    var coverageStore: CoverageStore
     /// Where events and the daemon's own messages go: the journal, or stderr.
     let sink: EventSink
     let poller: Poller
@@ -88,6 +90,7 @@ final class Daemon: @unchecked Sendable {
         self.configuration = configuration
         self.sink = sink
         self.store = store
+        self.coverageStore = CoverageStore(directory: options.stateDirectory + "/coverage")
         self.systemd = SystemdLink(queue: queue, sink: sink)
         self.engine = Engine(limits: configuration.limits, seed: Syscalls.randomSeed())
         self.listeners = Listeners(
@@ -109,7 +112,18 @@ final class Daemon: @unchecked Sendable {
         } catch {
             throw StartupError("cannot set up the event loop", error)
         }
-        record(restored.map { engine.restore($0, now: now) })
+        let corpusDirectory = configuration.corpusDirectory(stateDirectory: options.stateDirectory)
+        var events: [Event] = []
+        for session in restored {
+            let corpus =
+                session.settings.isCorpusSession
+                ? coverageStore.load(
+                    session, corpusDirectory: corpusDirectory, limits: configuration.limits.corpus,
+                    report: { sink.log($0, $1) })
+                : nil
+            events.append(engine.restore(session, now: now, corpus: corpus))
+        }
+        record(events)
     }
 
     /// The monotonic clock Dispatch timers use.

@@ -24,7 +24,7 @@ final class TypingPool: Sendable {
     private struct State {
         var jobs: [PoolJob] = []
         var nextJob = 0
-        var results: [(ticket: PoolJob.Ticket, batch: TypedBatch)] = []
+        var results: [PoolResult] = []
         /// `finished` was called and the owner has not yet taken the results.
         var ownerNotified = false
         var started = false
@@ -59,7 +59,7 @@ final class TypingPool: Sendable {
     /// The oldest batch finished and not yet taken, and whether more are
     /// waiting (then the owner takes them in passes of their own, so that
     /// requests are served between two merges).
-    func takeResult() -> (result: (ticket: PoolJob.Ticket, batch: TypedBatch)?, more: Bool) {
+    func takeResult() -> (result: PoolResult?, more: Bool) {
         state.withLock { state in
             guard !state.results.isEmpty else {
                 state.ownerNotified = false
@@ -100,13 +100,20 @@ final class TypingPool: Sendable {
                 return state.jobs[state.nextJob]
             }
             guard let job else { continue }
-            let batch = typist.type(job.job)
+            let (batch, matches) = Engine.type(job.job, index: job.index, with: &typist)
             let notify = state.withLock { state -> Bool in
-                state.results.append((job.ticket, batch))
+                state.results.append(PoolResult(ticket: job.ticket, batch: batch, matches: matches))
                 defer { state.ownerNotified = true }
                 return !state.ownerNotified
             }
             if notify { finished() }
         }
     }
+}
+
+/// A batch typed by a typing thread, with what it found in a corpus.
+struct PoolResult: Sendable {
+    let ticket: PoolJob.Ticket
+    let batch: TypedBatch
+    let matches: CorpusMatches?
 }
