@@ -173,6 +173,21 @@ struct RemoteTests {
         #expect(result.errorLines.last == "monkeyctl: lost the connection to monkeyd on alpha: Killed", "\(result)")
     }
 
+    /// `top` through ssh to a host without a daemon, in a terminal: the
+    /// ordinary "cannot connect" error before the screen is taken.
+    @Test(.enabled(if: TmuxSession.isAvailable))
+    func topOfAHostWithoutADaemon() throws {
+        let fleet = try Fleet()
+        let pane = try TmuxSession(
+            columns: 100, rows: 20,
+            script: "MONKEYCTL_SSH=\(SSHServer.quoted(fleet.ssh)) '\(Binaries.monkeyctl)' -H nowhere top 2> error;"
+                + " echo $? > status")
+        #expect(try pane.waitForFile("status") == "3\n")
+        #expect(try pane.waitForFile("error").hasPrefix("monkeyctl: cannot connect to monkeyd on nowhere: "))
+        let once = try fleet.run(["-H", "alpha", "top", "--once"])
+        #expect(once.status == 0 && once.output.contains("monkeyd 0.1.0"), "\(once)")
+    }
+
     /// `top` through ssh leaves no zombie: the tail pane's ssh is reaped
     /// when the pane closes, and after an ssh is killed, top reconnects
     /// with new ones and reaps the old.
