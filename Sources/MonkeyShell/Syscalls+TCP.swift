@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 
 /// TCP sockets, for the daemon's metrics listener.
