@@ -7,10 +7,6 @@ extension Runner {
     /// snapshot table, cut to the terminal's width if stdout is one.
     func top(once: Bool, delay: Interval) throws(ControlFailure) {
         let channel = try TopChannel(connector: connector)
-        // Through ssh a host not reached shows only when its answer does
-        // not come: asked here, it is an ordinary error, as a socket here
-        // that cannot be connected to is.
-        if connector.isRemote { try printSnapshot(channel, width: nil, prints: false) }
         let isInteractive =
             !once && console.isOutputTerminal && Syscalls.isTerminal(0) && environment["TERM"] != "dumb"
         guard isInteractive else {
@@ -18,6 +14,10 @@ extension Runner {
             try printSnapshot(channel, width: width)
             return
         }
+        // Through ssh a host not reached shows only when its answer does
+        // not come: asked here, before the screen is taken, it is an
+        // ordinary error, as a socket here that cannot be connected to is.
+        if connector.isRemote { try printSnapshot(channel, width: nil, prints: false) }
         console.flush()
         let watched = [Signal.windowChanged, Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit]
         let mask = Syscalls.blockSignalsReturningMask(watched)
