@@ -63,8 +63,9 @@ struct CompletionTests {
             lines == [
                 "start stop status", "alpha be.ta", "--socket --json --help -n -f --follow --all", "be.ta", "odds",
                 "--socket --json --help --seed --id --monkeys --alphabet",
-                "--socket --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
-                "--socket --json --help", "wait", "--socket --json --help --hit --stopped --best --timeout",
+                "--socket --json --help --target --monkeys --interval --alphabet --corpus --chunk --coverage",
+                "--monkeys", "metrics", "--socket --json --help", "wait",
+                "--socket --json --help --hit --stopped --best --coverage --timeout",
                 "alpha be.ta",
                 "--socket --json --help -f --follow --after --session", "--socket --seed",
                 "tail top", "--socket --help --once -d --delay", "--socket --help --once -d --delay",
@@ -95,7 +96,8 @@ struct CompletionTests {
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--id",
                 "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--json", "--socket",
-                "--best", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha", "be.ta", "top",
+                "--best", "--coverage", "--help", "--hit", "--json", "--socket", "--stopped", "--timeout", "alpha",
+                "be.ta", "top",
                 "--delay", "--help", "--once", "--socket",
             ])
     }
@@ -122,7 +124,8 @@ struct CompletionTests {
         #expect(
             lines == [
                 "_monkeyctl",
-                "start stop set clear delete status log tail events wait top ping hello version metrics odds replay help ",
+                "start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds "
+                    + "replay help ",
                 "alpha",
                 "be.ta",
                 "--socket (-h --help)-h (-h --help)--help --once (-d --delay)-d (-d --delay)--delay ",

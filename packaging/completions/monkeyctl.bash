@@ -49,7 +49,7 @@ _monkeyctl() {
     wait) options+=" --hit --stopped --best --coverage --timeout" ;;
     # Not --json: top is for people.
     top) options="--socket --help --once -d --delay" ;;
-    odds) options+=" --target --monkeys --interval --alphabet" ;;
+    odds) options+=" --target --monkeys --interval --alphabet --corpus --chunk --coverage" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;
     esac
