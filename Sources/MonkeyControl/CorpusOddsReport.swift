@@ -71,9 +71,9 @@ enum CorpusOddsReport {
         return figures
     }
 
-    /// For people: `shakespeare: 42 works, 3,798,744 characters; 2,914,119
-    /// distinct chunks of 9; 99.99 % expected after 5.636e+12 windows
-    /// (about 178 years with 9 monkeys every 1ms)`.
+    /// For people: `shakespeare: 42 works, 3,811,927 characters; 2,792,031
+    /// distinct chunks of 9; 99.99 % expected after 5.636e+12 windows`,
+    /// then with monkeys and an interval `(about ... with 9 monkeys every 1ms)`.
     static func human(_ figures: [(key: String, value: String)]) -> String {
         let value = { (key: String) in figures.first { $0.key == key }?.value ?? "?" }
         var text = "\(Visible.escaped(value("corpus"))): \(HumanNumbers.count(text: value("works"))) works, "
