@@ -65,14 +65,24 @@ extension Engine {
             return covering.newlyCovered > 0
         }
         scheduled.corpus = run
-        guard covering.newlyCovered > 0 else { return entry }
-        let name = scheduled.session.name
+        appendEvents(of: covering, entry: entry, session: scheduled.session.name, corpus: run.corpus, to: &events)
+        return entry
+    }
+
+    /// The events of one entry's covering, in order: its hit (when it
+    /// covered something new), the works it completed, a new whole percent.
+    /// Whoever covers entries (this engine's ticks, or the batches of a
+    /// pool of typing threads, entry by entry in id order) says them so.
+    public static func appendEvents(
+        of covering: CorpusRun.Covering, entry: Entry, session name: SessionName, corpus: Corpus,
+        to events: inout [Event]
+    ) {
+        guard covering.newlyCovered > 0 else { return }
         events.append(Event(.covering(entry, newlyCovered: covering.newlyCovered), session: name))
         for work in covering.completed {
-            events.append(Event(.covered(work: run.corpus.works[work].name), session: name))
+            events.append(Event(.covered(work: corpus.works[work].name), session: name))
         }
         if let percent = covering.percent { events.append(Event(.coverage(percent: percent), session: name)) }
-        return entry
     }
 
     /// A corpus session's STATUS figures (in place of the target's).
