@@ -358,7 +358,9 @@ struct CorpusSessionTests {
         let text = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "x"])
         #expect(text.status == 0 && text.lines == [expected], "\(text)")
         let json = try MonkeyctlProcess.run(socket + ["--json", "coverage", "c"])
-        #expect(json.status == 0 && json.lines.count == 2 && json.lines[0].contains("\"name\":\"x\""), "\(json)")
+        #expect(
+            json.status == 0 && json.lines.count == 2 && json.lines[0].contains("\"name\":\"x\",\"chars\":4,"),
+            "\(json)")
         let unknown = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "nope"])
         #expect(unknown.status == 1, "\(unknown)")
         let warned = try MonkeyctlProcess.run(socket + ["wait", "c", "--coverage", "100", "--timeout", "1ms"])
