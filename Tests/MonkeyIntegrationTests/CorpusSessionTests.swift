@@ -442,4 +442,20 @@ struct CorpusSessionTests {
         let both = try MonkeyctlProcess.run(["odds", "--corpus", "tiny", "--target", "ab"], environment: environment)
         #expect(both.status == 2, "\(both)")
     }
+
+    /// A peer that may not change state is denied before anything is read
+    /// for it: not told whether a corpus exists or what is wrong with it.
+    @Test func aStrangersCorpusRequestIsDeniedUnread() throws {
+        guard geteuid() == 0 else { return }
+        let state = TemporaryDirectory()
+        try Self.makeCorpus("latin1", ["a.txt": "ok"], in: state.path)
+        try Data([0x61, 0xE9]).write(to: URL(fileURLWithPath: state.path + "/corpora/latin1/a.txt"))
+        let daemon = try DaemonProcess(configuration: "socket_mode = 0666\n", stateDirectory: state.path)
+        let answers = try runClient(
+            ["--reuid=65533", "--regid=65533", "--clear-groups"],
+            ["START s corpus=latin1", "START s corpus=nothing", "CORPORA"], daemon.socketPath)
+        #expect(answers.count == 4, "\(answers)")
+        #expect(answers.prefix(2).allSatisfy { $0.hasPrefix("ERR denied ") }, "\(answers)")
+        #expect(answers.last == "OK" && answers[2].contains("latin1"), "reading the corpora is for everyone")
+    }
 }
