@@ -230,7 +230,7 @@ public struct Engine {
                 if last.entry.isHit && corpusEvents.isEmpty { events.append(hitEvent(last.session, last.entry)) }
             }
             events.append(contentsOf: corpusEvents)
-            corpusEvents.removeAll()
+            corpusEvents.removeAll(keepingCapacity: true)
         }
         return events
     }
