@@ -15,7 +15,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
         case .start, .set: [.target, .monkeys, .interval, .alphabet, .seed, .corpus, .chunk]
         case .coverage: [.work]
         case .corpora: [.alphabet]
-        case .odds: [.target, .monkeys, .interval, .alphabet]
+        case .odds: [.target, .monkeys, .interval, .alphabet, .corpus, .chunk, .coverage]
         case .replay: [.seed, .id, .monkeys, .alphabet]
         case .log: [.lines, .all]
         case .tail: [.lines, .follow, .all]
@@ -95,6 +95,34 @@ public struct OddsQuestion: Sendable, Equatable {
     }
 }
 
+/// `odds --corpus`: a corpus (a name in `corpus_dir`, or a directory when
+/// it holds a `/`) and the settings that decide its expected coverage.
+public struct CorpusOddsQuestion: Sendable, Equatable {
+    public var corpus: String
+    public var chunk: Int
+    public var alphabet: Alphabet
+    /// With both, the time it takes too.
+    public var monkeys: Int?
+    public var interval: Interval?
+    /// The coverage asked about, from 0 to 1 exclusive (99.99 %: 0.9999).
+    public var fraction: Double
+    /// As given, for the report (`99.99`).
+    public var percent: String
+
+    public init(
+        corpus: String, chunk: Int, alphabet: Alphabet, monkeys: Int?, interval: Interval?, fraction: Double,
+        percent: String
+    ) {
+        self.corpus = corpus
+        self.chunk = chunk
+        self.alphabet = alphabet
+        self.monkeys = monkeys
+        self.interval = interval
+        self.fraction = fraction
+        self.percent = percent
+    }
+}
+
 /// `replay`: which entry of which seeded session to type again.
 public struct ReplayQuestion: Sendable, Equatable {
     public var seed: TypingSeed
@@ -146,6 +174,8 @@ public enum Command: Sendable, Equatable {
     case clientVersion
     /// The odds of a target, computed here by the daemon's own code.
     case odds(OddsQuestion)
+    /// The expected coverage of a corpus, computed here by the daemon's own code.
+    case corpusOdds(CorpusOddsQuestion)
     /// The text of one entry of a seeded session, typed again here.
     case replay(ReplayQuestion)
     /// The full-screen live view, refreshed every `delay` (and as events

@@ -97,7 +97,19 @@ public enum CommandLineParser {
         case .bridge: return .bridge
         case .hello: return .hello(showsClientVersion: false)
         case .version: return .hello(showsClientVersion: true)
+        case .odds where split.value(.corpus) != nil:
+            guard split.value(.target) == nil else {
+                throw UsageError("'odds' takes --target or --corpus, not both")
+            }
+            return .corpusOdds(
+                try LocalQuestion.corpusOdds(
+                    corpus: split.value(.corpus), chunk: split.value(.chunk), alphabet: split.value(.alphabet),
+                    monkeys: split.value(.monkeys), interval: split.value(.interval),
+                    coverage: split.value(.coverage)))
         case .odds:
+            if split.value(.chunk) != nil || split.value(.coverage) != nil {
+                throw UsageError("--chunk and --coverage are for 'odds --corpus'")
+            }
             return .odds(
                 try LocalQuestion.odds(
                     target: split.value(.target), monkeys: split.value(.monkeys), alphabet: split.value(.alphabet),

@@ -35,6 +35,8 @@ enum Help {
           metrics                        print the daemon's metrics (Prometheus text format)
           coverage [SESSION]             a corpus session's coverage; -H several times: the union
           odds --target TEXT [SETTINGS]  the chance that an entry hits TEXT, and the wait (no daemon)
+          odds --corpus NAME|DIR [--chunk K] [--coverage P] [SETTINGS]
+                                         the windows (and time) to cover P % of a corpus (no daemon)
           replay --seed S --id ID --monkeys N [--alphabet CHARS]
                                          type entry ID of a session with seed S again (no daemon)
           help [SUBCOMMAND]              show this help, or a subcommand's
@@ -299,6 +301,13 @@ enum Help {
               never: the alphabet lacks "y"
             With --json, one object with the fields p_hit, expected_entries and
             expected_seconds of STATUS.
+
+            monkeyctl odds --corpus NAME|DIR [--chunk K] [--alphabet CHARS] [--coverage P]
+                           [--monkeys N --interval DURATION]
+            prints a corpus's size and distinct chunks of K (9) characters, and the
+            windows after which uniform typing is expected to cover P % (99.99) of
+            it; with --monkeys and --interval, how long that takes. NAME is looked up
+            in the corpus_dir of your daemon's configuration; DIR holds a /.
 
             Settings:
             \(settingsList)

@@ -7,10 +7,15 @@ enum JSONLines {
     /// Fields that are counts or ids in the protocol, written as JSON numbers.
     static let numericFields: Set<String> = [
         "id", "number", "monkeys", "typed", "entries", "hits", "count", "seed", "entry_id",
+        // Corpus sessions: STATUS, COVERAGE, CORPORA and their events.
+        "chunk", "works", "corpus_chars", "covered", "works_complete", "windows", "longest_run", "chars", "offset",
+        "length", "new", "percent", "characters", "bytes",
     ]
     /// The odds of STATUS (see `Figures`): JSON numbers where a double holds
     /// them, strings otherwise (`never`, and exponents beyond ±300).
-    static let oddsFields: Set<String> = ["p_hit", "expected_entries", "expected_seconds", "chance"]
+    static let oddsFields: Set<String> = [
+        "p_hit", "expected_entries", "expected_seconds", "chance", "coverage", "expected_coverage",
+    ]
 
     static func object(_ record: Record) -> String {
         var members = [member("type", string(record.type))]

@@ -23,6 +23,38 @@ enum LocalQuestion {
             interval: try self.interval(interval))
     }
 
+    static func corpusOdds(
+        corpus: String?, chunk: String?, alphabet: String?, monkeys: String?, interval: String?, coverage: String?
+    ) throws(UsageError) -> CorpusOddsQuestion {
+        guard let corpus, !corpus.isEmpty else { throw UsageError("--corpus needs a corpus name or directory") }
+        guard corpus.contains("/") || SessionName(corpus) != nil else {
+            throw UsageError("--corpus must be a corpus name (1 to 64 of A-Z a-z 0-9 _ . -) or a directory with a /")
+        }
+        let chunks = SessionSettings.chunks
+        var length = SessionSettings.defaultChunk
+        if let chunk {
+            guard chunk.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(chunk), chunks.contains(number)
+            else {
+                throw UsageError(
+                    "--chunk must be a whole number from \(chunks.lowerBound) to \(chunks.upperBound), not \(quote(chunk))"
+                )
+            }
+            length = number
+        }
+        let percentText = coverage ?? "99.99"
+        guard let percent = Double(percentText), percent > 0, percent < 100,
+            percentText.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E })
+        else {
+            throw UsageError(
+                "--coverage must be a percent above 0 and below 100 (like 99.99), not \(quote(percentText))")
+        }
+        return CorpusOddsQuestion(
+            corpus: corpus, chunk: length, alphabet: try self.alphabet(alphabet),
+            monkeys: try monkeys.map { text throws(UsageError) in try self.monkeys(text) },
+            interval: try interval.map { text throws(UsageError) in try self.interval(text) }, fraction: percent / 100,
+            percent: percentText)
+    }
+
     static func replay(seed: String?, id: String?, monkeys: String?, alphabet: String?) throws(UsageError)
         -> ReplayQuestion
     {

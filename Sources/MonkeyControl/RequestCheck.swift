@@ -59,7 +59,8 @@ enum RequestCheck {
                 lines.append(
                     RequestEncoder.line(.wait, words: [some], settings: [("for", "hit"), ("timeout", timeout)]))
             }
-        case .status(nil), .events, .corpora, .ping, .metrics, .hello, .help, .clientVersion, .odds, .replay, .top,
+        case .status(nil), .events, .corpora, .ping, .metrics, .hello, .help, .clientVersion, .odds, .corpusOdds,
+            .replay, .top,
             .bridge:
             lines = []
         }

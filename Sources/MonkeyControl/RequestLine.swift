@@ -33,7 +33,7 @@ enum RequestLine {
         case .ping: RequestEncoder.line(.ping)
         case .metrics: RequestEncoder.line(.metrics)
         case .hello: RequestEncoder.line(.hello)
-        case .help, .clientVersion, .odds, .replay, .top, .bridge: nil
+        case .help, .clientVersion, .odds, .corpusOdds, .replay, .top, .bridge: nil
         }
     }
 }

@@ -16,6 +16,18 @@ struct Runner {
     mutating func run() throws(ControlFailure) {
         let command = invocation.command
         if runLocally(command) { return }
+        if case .corpusOdds(let question) = command {
+            let path = CorpusOddsReport.directory(of: question.corpus, environment: environment)
+            let corpus: Corpus
+            do {
+                corpus = try CorpusOddsReport.read(path, question)
+            } catch {
+                throw .daemon(code: error.protocolError.code.rawValue, message: error.message)
+            }
+            let figures = CorpusOddsReport.figures(question, corpus)
+            console.print(invocation.isJSON ? CorpusOddsReport.json(figures) : CorpusOddsReport.human(figures))
+            return
+        }
         if case .top(let once, let delay) = command {
             try top(once: once, delay: delay)
             return

@@ -125,7 +125,8 @@ struct CompletionTests {
         #expect(
             lines == [
                 "_monkeyctl",
-                "start stop set clear delete status log tail events wait top ping hello version metrics odds replay help ",
+                "start stop set clear delete status log tail events wait coverage corpora top ping hello version metrics odds "
+                    + "replay help ",
                 "alpha",
                 "be.ta",
                 "--socket (-H --host)-H (-H --host)--host (-h --help)-h (-h --help)--help --once (-d --delay)-d "

@@ -358,7 +358,9 @@ struct CorpusSessionTests {
         let text = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "x"])
         #expect(text.status == 0 && text.lines == [expected], "\(text)")
         let json = try MonkeyctlProcess.run(socket + ["--json", "coverage", "c"])
-        #expect(json.status == 0 && json.lines.count == 2 && json.lines[0].contains("\"name\":\"x\""), "\(json)")
+        #expect(
+            json.status == 0 && json.lines.count == 2 && json.lines[0].contains("\"name\":\"x\",\"chars\":4,"),
+            "\(json)")
         let unknown = try MonkeyctlProcess.run(socket + ["coverage", "c", "--work", "nope"])
         #expect(unknown.status == 1, "\(unknown)")
         let warned = try MonkeyctlProcess.run(socket + ["wait", "c", "--coverage", "100", "--timeout", "1ms"])
@@ -398,5 +400,62 @@ struct CorpusSessionTests {
         #expect(listed.lines[1].contains("not a corpus"), "\(listed)")
         // Started from it.
         #expect(try daemon.request("START s corpus=plays interval=1h").last?.hasPrefix("OK") == true)
+    }
+
+    /// `monkeyctl odds --corpus`, without a daemon: a directory given with a
+    /// `/`, or a name in the corpus_dir of the user's configuration.
+    @Test func oddsOfACorpus() throws {
+        let home = TemporaryDirectory()
+        try Self.makeCorpus("tiny", ["x.txt": "abba", "y.txt": "aab"], in: home.path)
+        let direct = try MonkeyctlProcess.run(
+            ["odds", "--corpus", home.path + "/corpora/tiny", "--chunk", "2", "--alphabet", "ab", "--coverage", "50"])
+        #expect(direct.status == 0, "\(direct)")
+        #expect(
+            direct.lines.count == 1
+                && direct.lines[0].hasPrefix(
+                    "tiny: 2 works, 7 characters; 4 distinct chunks of 2; 50 % expected after "),
+            "\(direct)")
+        try FileManager.default.createDirectory(
+            atPath: home.path + "/config/monkeyd", withIntermediateDirectories: true)
+        try Data("corpus_dir = \(home.path)/corpora\n".utf8).write(
+            to: URL(fileURLWithPath: home.path + "/config/monkeyd/monkeyd.conf"))
+        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config"]
+        let json = try MonkeyctlProcess.run(
+            [
+                "--json", "odds", "--corpus", home.path + "/corpora/tiny", "--chunk", "2", "--alphabet", "ab",
+                "--monkeys", "3", "--interval", "1s",
+            ])
+        #expect(json.status == 0 && json.lines.count == 1, "\(json)")
+        let object = json.lines.first ?? ""
+        #expect(object.contains("\"distinct_chunks\":4") && object.contains("\"seconds\":"), "\(json)")
+        // By name, in the corpus_dir of the user's configuration (root's is /etc/monkeyd's).
+        let named = try MonkeyctlProcess.run(
+            ["odds", "--corpus", "tiny", "--chunk", "2", "--alphabet", "ab", "--coverage", "50"],
+            environment: environment)
+        if geteuid() != 0 {
+            #expect(named.status == 0 && named.lines == direct.lines, "\(named)")
+        } else {
+            #expect(named.error.contains("/var/lib/monkeyd/corpora/tiny") || named.status == 0, "\(named)")
+        }
+        let missing = try MonkeyctlProcess.run(["odds", "--corpus", "nothing"], environment: environment)
+        #expect(missing.status == 1 && missing.error.contains("no-such-corpus"), "\(missing)")
+        let both = try MonkeyctlProcess.run(["odds", "--corpus", "tiny", "--target", "ab"], environment: environment)
+        #expect(both.status == 2, "\(both)")
+    }
+
+    /// A peer that may not change state is denied before anything is read
+    /// for it: not told whether a corpus exists or what is wrong with it.
+    @Test func aStrangersCorpusRequestIsDeniedUnread() throws {
+        guard geteuid() == 0 else { return }
+        let state = TemporaryDirectory()
+        try Self.makeCorpus("latin1", ["a.txt": "ok"], in: state.path)
+        try Data([0x61, 0xE9]).write(to: URL(fileURLWithPath: state.path + "/corpora/latin1/a.txt"))
+        let daemon = try DaemonProcess(configuration: "socket_mode = 0666\n", stateDirectory: state.path)
+        let answers = try runClient(
+            ["--reuid=65533", "--regid=65533", "--clear-groups"],
+            ["START s corpus=latin1", "START s corpus=nothing", "CORPORA"], daemon.socketPath)
+        #expect(answers.count == 4, "\(answers)")
+        #expect(answers.prefix(2).allSatisfy { $0.hasPrefix("ERR denied ") }, "\(answers)")
+        #expect(answers.last == "OK" && answers[2].contains("latin1"), "reading the corpora is for everyone")
     }
 }

@@ -52,7 +52,7 @@ _monkeyctl() {
     wait) options+=" --hit --stopped --best --coverage --timeout" ;;
     # Not --json: top is for people.
     top) options="--socket -H --host --help --once -d --delay" ;;
-    odds) options+=" --target --monkeys --interval --alphabet" ;;
+    odds) options+=" --target --monkeys --interval --alphabet --corpus --chunk --coverage" ;;
     replay) options+=" --seed --id --monkeys --alphabet" ;;
     help) COMPREPLY=($(compgen -W "$subcommands" -- "$current")); return ;;
     esac

@@ -51,6 +51,23 @@ extension Engine {
         return announced
     }
 
+    /// The events of one entry's covering, in order: its hit (when it
+    /// covered something new), the works it completed, a new whole percent.
+    /// Whoever covers entries (this engine's ticks, or the batches of a
+    /// pool of typing threads, entry by entry in id order) says them so.
+    public static func appendEvents(
+        of covering: CorpusRun.Covering, entry: Entry, session name: SessionName, corpus: Corpus,
+        to events: inout [Event]
+    ) {
+        if covering.newlyCovered > 0 {
+            events.append(Event(.covering(entry, newlyCovered: covering.newlyCovered), session: name))
+        }
+        for work in covering.completed {
+            events.append(Event(.covered(work: corpus.works[work].name), session: name))
+        }
+        if let percent = covering.percent { events.append(Event(.coverage(percent: percent), session: name)) }
+    }
+
     /// A corpus session's STATUS figures (in place of the target's).
     static func writeCoverage<Fields: FieldWriter>(of run: borrowing CorpusRun, to fields: inout Fields) {
         let coverage = run.coverage

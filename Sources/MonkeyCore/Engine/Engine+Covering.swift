@@ -21,15 +21,16 @@ extension Engine {
             guard covering.newlyCovered > 0 else { continue }
             let id = batch.firstID + UInt64(text)
             hitIDs.append(id)
+            var said = covering
             if reported < hitTextLimit {
                 reported += 1
-                let entry = Entry(id: id, number: numberOfFirst + UInt64(text), text: "", isHit: true)
-                events.append(Event(.covering(entry, newlyCovered: covering.newlyCovered), session: name))
+            } else {
+                // Counted, not said: the works and percents it reached still are.
+                guard !covering.completed.isEmpty || covering.percent != nil else { continue }
+                said.newlyCovered = 0
             }
-            for work in covering.completed {
-                events.append(Event(.covered(work: run.corpus.works[work].name), session: name))
-            }
-            if let percent = covering.percent { events.append(Event(.coverage(percent: percent), session: name)) }
+            let entry = Entry(id: id, number: numberOfFirst + UInt64(text), text: "", isHit: true)
+            appendEvents(of: said, entry: entry, session: name, corpus: run.corpus, to: &events)
         }
         scheduled.corpus = run
         let epoch = scheduled.session.epoch

@@ -33,7 +33,7 @@ extension Daemon {
     }
 
     private func handle(_ frame: LineFramer.Frame, on connection: Connection) {
-        let request: Request
+        var request: Request
         do throws(ProtocolError) {
             switch frame {
             case .lineTooLong:
@@ -43,7 +43,7 @@ extension Daemon {
                 )
             case .line(let bytes):
                 guard let parsed = try RequestParser(limits: engine.limits).parse(bytes) else { return }
-                request = try readingCorpus(of: parsed)
+                request = parsed
             }
         } catch {
             counters.requests.note(frame.verb, error.code)
@@ -54,6 +54,18 @@ extension Daemon {
             counters.requests.note(request.verb, .shuttingDown)
             connection.appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")))
             return
+        }
+        // A corpus's files are read after the checks that come first
+        // (shutdown, and permission, which the engine checks itself: a
+        // peer that may not change state has nothing read for it).
+        if !request.verb.changesState || connection.peer.mayChange {
+            do throws(ProtocolError) {
+                request = try readingCorpus(of: request)
+            } catch {
+                counters.requests.note(request.verb, error.code)
+                connection.appendStatus(.error(error))
+                return
+            }
         }
         var reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         guard let change = reply.change else {
