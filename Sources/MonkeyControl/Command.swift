@@ -196,7 +196,7 @@ public enum Command: Sendable, Equatable {
     /// Whether it talks to a daemon (and so may go through `-H`).
     var reachesDaemon: Bool {
         switch self {
-        case .help, .clientVersion, .odds, .replay, .bridge: false
+        case .help, .clientVersion, .odds, .corpusOdds, .replay, .bridge: false
         case .start, .stop, .set, .clear, .delete, .status, .log, .tail, .events, .wait, .ping, .metrics, .hello,
             .top, .coverage, .corpora:
             true

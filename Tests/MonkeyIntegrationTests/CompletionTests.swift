@@ -64,9 +64,9 @@ struct CompletionTests {
                 "start stop status", "alpha be.ta", "--socket -H --host --json --help -n -f --follow --all", "be.ta",
                 "odds",
                 "--socket --host --json --help --seed --id --monkeys --alphabet",
-                "--socket -H --host --json --help --target --monkeys --interval --alphabet", "--monkeys", "metrics",
-                "--socket -H --host --json --help", "wait",
-                "--socket --host --json --help --hit --stopped --best --timeout",
+                "--socket -H --host --json --help --target --monkeys --interval --alphabet --corpus --chunk --coverage",
+                "--monkeys", "metrics", "--socket -H --host --json --help", "wait",
+                "--socket --host --json --help --hit --stopped --best --coverage --timeout",
                 "alpha be.ta",
                 "--socket -H --host --json --help -f --follow --after --session", "--socket --seed",
                 "tail top", "--socket -H --host --help --once -d --delay",
@@ -98,7 +98,8 @@ struct CompletionTests {
             lines == [
                 "start", "status", "stop", "alpha", "be.ta", "--follow", "replay", "--alphabet", "--help", "--host",
                 "--id", "--json", "--monkeys", "--seed", "--socket", "--interval", "metrics", "--help", "--host",
-                "--json", "--socket", "--best", "--help", "--hit", "--host", "--json", "--socket", "--stopped",
+                "--json", "--socket", "--best", "--coverage", "--help", "--hit", "--host", "--json", "--socket",
+                "--stopped",
                 "--timeout", "alpha", "be.ta", "top", "--delay", "--help", "--host", "--once", "--socket",
             ])
     }
