@@ -168,6 +168,35 @@ struct TopLayoutTests {
         #expect(TopFixtures.frame(view).tableRows == 20)
     }
 
+    /// Enter on a corpus session: its works' coverage in the lower pane,
+    /// as COVERAGE answers, a work covered whole in bold.
+    @Test func aCorpusSessionsPaneShowsItsWorks() {
+        var sessions = TopFixtures.sessions(3)
+        sessions[0].corpus = "plays"
+        sessions[0].coverage = WideNumber(0.5)
+        var view = TopFixtures.view(sessions)
+        #expect(view.handle(.enter, now: TopFixtures.now) == [.showTail("s0")])
+        #expect(view.tail?.works == [])
+        #expect(TopFixtures.text(TopFixtures.frame(view))[17] == "(asking for the works)")
+        let records = [
+            Record(type: "work", fields: [("name", "hamlet"), ("chars", "200"), ("covered", "50")]),
+            Record(type: "work", fields: [("name", "x"), ("chars", "4"), ("covered", "4")]),
+        ]
+        view.covered(records, of: "s1")
+        #expect(view.tail?.works == [], "another session's answer is not this pane's")
+        view.covered(records, of: "s0")
+        let frame = TopFixtures.frame(view, rows: 24, columns: 80)
+        TopLayoutTests.checkFits(frame, rows: 24, columns: 80)
+        let text = TopFixtures.text(frame)
+        #expect(text[16].hasPrefix("-- coverage of s0 (enter hides) ---"))
+        #expect(text[17] == "hamlet   25.0 %  [#####...............]")
+        #expect(text[18] == "x       100.0 %  [####################]")
+        // A plain session's pane is its entries.
+        #expect(view.handle(.down, now: TopFixtures.now) == [])
+        #expect(view.handle(.enter, now: TopFixtures.now) == [.showTail("s1")])
+        #expect(view.tail?.works == nil)
+    }
+
     @Test func aLostDaemonIsABannerAndTheLastFiguresStay() {
         var view = TopFixtures.view(TopFixtures.sessions(3))
         view.link = .lost(since: TopFixtures.wallClock - 12, reason: "Connection refused")

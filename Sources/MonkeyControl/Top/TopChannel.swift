@@ -12,6 +12,8 @@ final class TopChannel {
         case status
         case change(TopRequest)
         case tail(String)
+        /// COVERAGE of a corpus session, for the lower pane.
+        case coverage(String)
         /// The EVENTS stream, until `top` goes.
         case events
     }

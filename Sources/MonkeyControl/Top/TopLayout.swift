@@ -126,6 +126,7 @@ struct TopLayout: Sendable {
     }
 
     private func tailPane(_ tail: TopView.TailPane, rows: Int) -> [StyledText] {
+        if let works = tail.works { return coveragePane(tail, works, rows: rows) }
         let width = size.columns
         let title = "-- tail of \(Visible.escaped(tail.session)) (enter hides) "
         let rule = title + String(repeating: "-", count: max(width - DisplayWidth.of(title), 0))
@@ -143,6 +144,32 @@ struct TopLayout: Sendable {
             shown.append(StyledText("(waiting for entries)", TextStyle(isDim: true)))
         }
         lines += shown.suffix(rows).map { $0.truncated(to: width) }
+        while lines.count < rows + 1 { lines.append(StyledText()) }
+        return lines
+    }
+
+    /// A corpus session's works: name, percent covered and a bar, in corpus order.
+    private func coveragePane(_ tail: TopView.TailPane, _ works: [TopView.TailPane.Work], rows: Int) -> [StyledText] {
+        let width = size.columns
+        let title = "-- coverage of \(Visible.escaped(tail.session)) (enter hides) "
+        let rule = title + String(repeating: "-", count: max(width - DisplayWidth.of(title), 0))
+        var lines = [StyledText(rule, TextStyle(isBold: true)).truncated(to: width)]
+        let nameWidth = min(works.map { DisplayWidth.of($0.name) }.max() ?? 0, 32)
+        var shown: [StyledText] = works.prefix(rows).map { work in
+            let name = work.name + String(repeating: " ", count: max(nameWidth - DisplayWidth.of(work.name), 0))
+            let percent = CoverageReport.percent(work.covered, of: work.characters)
+            let text =
+                "\(name)  \(String(repeating: " ", count: max(7 - percent.count, 0)))\(percent)  "
+                + CoverageReport.bar(work.covered, of: work.characters)
+            return work.covered == work.characters
+                ? StyledText(text, paint(TextStyle(color: .green, isBold: true))) : StyledText(text)
+        }
+        if let ending = tail.ending {
+            shown.append(StyledText("(coverage ended: \(Visible.escaped(ending)))", TextStyle(isDim: true)))
+        } else if works.isEmpty {
+            shown.append(StyledText("(asking for the works)", TextStyle(isDim: true)))
+        }
+        lines += shown.prefix(rows).map { $0.truncated(to: width) }
         while lines.count < rows + 1 { lines.append(StyledText()) }
         return lines
     }

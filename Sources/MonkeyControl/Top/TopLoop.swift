@@ -36,6 +36,8 @@ final class TopLoop {
     private var keys = KeyDecoder()
     private var channel: TopChannel?
     private var tailChannel: TopChannel?
+    /// The records of the COVERAGE under way on `tailChannel`.
+    private var coverageRecords: [Record] = []
     /// The EVENTS stream; nil before it is opened, after it broke, or when
     /// the daemon does not know EVENTS.
     private var eventsChannel: TopChannel?
@@ -246,6 +248,7 @@ final class TopLoop {
             }
             try channel.send(RequestEncoder.line(.status), for: .status)
             view.statusRequested()
+            askCoverage()
             lastRefresh = now
             nextRefresh = now + refreshPeriod
         } catch {
@@ -298,7 +301,7 @@ final class TopLoop {
         switch request {
         case .hello:
             if case .success(let text) = outcome { daemon.read(hello: text ?? "") }
-        case .metrics, .tail, .events:
+        case .metrics, .tail, .coverage, .events:
             break
         case .status:
             statusReader.finish()
@@ -429,13 +432,32 @@ final class TopLoop {
         guard channel != nil else { return }
         do {
             let connected = try TopChannel(connector: connector)
-            let line = RequestEncoder.line(.tail, words: [session], settings: [("last", String(Self.tailBacklog))])
-            try connected.send(line, for: .tail(session))
             tailChannel = connected
+            if view.tail?.works != nil {
+                askCoverage()
+            } else {
+                let line = RequestEncoder.line(
+                    .tail, words: [session], settings: [("last", String(Self.tailBacklog))])
+                try connected.send(line, for: .tail(session))
+            }
         } catch {
             view.tailEnded("could not follow it: \(Self.reason(error))")
         }
         isDirty = true
+    }
+
+    /// A corpus session's pane: COVERAGE again (with each STATUS), unless
+    /// one is under way.
+    private func askCoverage() {
+        guard let tailChannel, let tail = view.tail, tail.works != nil,
+            !tailChannel.isWaiting(for: .coverage(tail.session))
+        else { return }
+        do {
+            try tailChannel.send(RequestEncoder.line(.coverage, words: [tail.session]), for: .coverage(tail.session))
+        } catch {
+            self.tailChannel = nil
+            view.tailEnded(Self.reason(error))
+        }
     }
 
     private func receiveTail() {
@@ -443,6 +465,13 @@ final class TopLoop {
         do {
             try tailChannel.receive { arrival in
                 switch arrival {
+                case .line(let line, .coverage):
+                    if let record = try? ResponseDecoder.record(String(decoding: line, as: UTF8.self)) {
+                        coverageRecords.append(record)
+                    }
+                case .finished(.coverage(let session), .success):
+                    view.covered(coverageRecords, of: session)
+                    coverageRecords.removeAll()
                 case .line(let line, _):
                     if let record = try? ResponseDecoder.record(String(decoding: line, as: UTF8.self)) {
                         view.tailed(record)

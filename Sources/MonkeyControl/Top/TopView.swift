@@ -73,6 +73,16 @@ struct TopView: Sendable {
         var lines: [Line] = []
         /// Why the stream ended, if it did.
         var ending: String?
+        /// For a corpus session, its works' coverage instead of entries
+        /// (nil: an entries pane), as the last COVERAGE answered.
+        var works: [Work]?
+
+        /// One work of a corpus session: its name, characters and those covered.
+        struct Work: Equatable, Sendable {
+            var name: String
+            var characters: Int
+            var covered: Int
+        }
 
         /// Lines kept: more than any terminal shows.
         static let capacity = 500
@@ -265,7 +275,7 @@ struct TopView: Sendable {
                 tail = nil
                 return [.hideTail]
             }
-            tail = TailPane(session: session.name)
+            tail = TailPane(session: session.name, works: session.isCorpusSession ? [] : nil)
             return [.showTail(session.name)]
         case .escape:
             // Pressed to leave something: with nothing to leave, not worth a word.
@@ -376,6 +386,16 @@ struct TopView: Sendable {
         }
         if let count = tail?.lines.count, count > TailPane.capacity {
             tail?.lines.removeFirst(count - TailPane.capacity)
+        }
+    }
+
+    /// A COVERAGE answer for the lower pane: its `work` records replace the works shown.
+    mutating func covered(_ records: [Record], of session: String) {
+        guard tail?.session == session, tail?.works != nil else { return }
+        tail?.works = records.filter { $0.type == "work" }.map { record in
+            TailPane.Work(
+                name: Visible.escaped(record.value("name") ?? "?"),
+                characters: Int(record.value("chars") ?? "") ?? 0, covered: Int(record.value("covered") ?? "") ?? 0)
         }
     }
 

@@ -135,6 +135,9 @@ struct CoverageStore {
         } catch {
             report(.warning, "cannot read the corpus copy of session \(name): \(error)")
         }
+        // A copy of another corpus (a session of the same name that was
+        // deleted, its files not yet removed) is not this session's.
+        if let copy = source, copy.name != settings.corpus { source = nil }
         if source == nil {
             do {
                 source = try Daemon.readCorpus(settings.corpus, in: corpusDirectory, limits: limits)
