@@ -19,11 +19,12 @@ struct FaultInjectionTests {
     static let fiuControl = tool("fiu-ctrl")
     static let isAvailable = fiuRun != nil && fiuControl != nil
 
-    /// The failure points of libfiu's POSIX preload, each failing one call in `probability`.
+    /// The failure points of libfiu's POSIX preload, each failing one call in `probability`
+    /// (`pread`: the fold reading the journal).
     static let faults = [
         "posix/io/rw/write", "posix/io/rw/write/reduce", "posix/io/rw/pwrite", "posix/io/rw/pwrite/reduce",
         "posix/io/sync/fsync", "posix/io/sync/fdatasync", "posix/io/dir/rename", "posix/io/oc/open",
-        "posix/io/net/send", "posix/io/net/recv",
+        "posix/io/net/send", "posix/io/net/recv", "posix/io/rw/pread",
     ]
     static let sessions = (0..<6).map { "f\($0)" }
 
