@@ -5,7 +5,8 @@
   durability.py startup MONKEYD DIR             seconds from exec to READY=1
   durability.py cpu MONKEYD RATE SYNC SECONDS   CPU share of a daemon typing RATE entries/s
   durability.py fold MONKEYD [SESSIONS ENTRIES]  RSS before, high-water during and RSS after
-                                                a fold of a full 64 MiB entries journal
+                                                a fold of a full 64 MiB entries journal; then
+                                                the high-water and RSS of a start after a crash
 
 The generator writes the files in monkeyd's formats (see monkeyd(8),
 DURABILITY): NAME.state, text ending in a CRC-32C, and NAME.entries,
@@ -191,9 +192,19 @@ def fold(monkeyd, sessions=1000, entries=2000):
     high = status_kib(pid, "VmHWM")
     time.sleep(1)  # the fold's last pages returned; typing goes on at the same rate
     after = status_kib(pid, "VmRSS")
-    daemon.stop()
+    # A crash with the journal nearly full, and the start after it, which
+    # reads the journal whole: the high-water mark and RSS once ready.
+    while size() < 60 << 20:
+        time.sleep(0.02)
+    daemon.stop(kill=True)
+    daemon = Daemon(monkeyd, state, f"max_entries = {entries}\njournal_size = 64M\nsync_interval = 1s\n")
+    threading.Thread(target=drain, args=(daemon.notify,), daemon=True).start()
+    restart_high = status_kib(daemon.process.pid, "VmHWM")
+    restart_after = status_kib(daemon.process.pid, "VmRSS")
+    daemon.stop(kill=True)
     shutil.rmtree(state, ignore_errors=True)
-    print(f"{before / 1024:.1f} {high / 1024:.1f} {after / 1024:.1f}")
+    print(f"{before / 1024:.1f} {high / 1024:.1f} {after / 1024:.1f}"
+          f" restart: {restart_high / 1024:.1f} {restart_after / 1024:.1f}")
 
 
 def main():
