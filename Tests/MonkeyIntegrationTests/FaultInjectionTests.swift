@@ -77,7 +77,11 @@ struct FaultInjectionTests {
         let fiuRun = try #require(Self.fiuRun)
         let configuration = "sync_interval = 50ms\njournal_size = 64K\ncontrol_log_size = 64K\n"
         let daemon = try DaemonProcess(
-            configuration: configuration, launcher: [fiuRun, "-x", "-f", controlPrefix])
+            configuration: configuration,
+            // Its writes (its log lines) fail from the start; the rest once it is ready.
+            launcher: [
+                fiuRun, "-x", "-f", controlPrefix, "-c", "enable_random name=posix/io/rw/write,probability=0.05",
+            ])
         // What the client was told: each session's monkeys, none for a
         // session that does not exist; one whose answer was lost is read back.
         var acknowledged: [String: Int] = [:]
@@ -139,6 +143,7 @@ struct FaultInjectionTests {
         // Killed, restarted without faults: every acknowledged change is there.
         try daemon.stop(signal: SIGKILL)
         let again = try DaemonProcess(configuration: configuration, stateDirectory: daemon.stateDirectory)
+        var entriesRead = 0
         for name in Self.sessions {
             let monkeys = try Self.readBack(again, name)
             let (found, told) = (monkeys.map(String.init) ?? "none", acknowledged[name].map(String.init) ?? "none")
@@ -146,7 +151,17 @@ struct FaultInjectionTests {
                 monkeys == acknowledged[name],
                 "session \(name): \(found) after the restart, acknowledged \(told); \(answers); \(Self.trouble(daemon))"
             )
+            // Its entries read back whole and in order, whatever the faults cut.
+            guard monkeys != nil else { continue }
+            let log = try again.request("LOG \(name)")
+            #expect(log.last?.hasPrefix("OK") == true, "LOG \(name): \(log.suffix(3))")
+            let ids = try log.dropLast().map { try UInt64(fields($0)["id"] ?? "") ?? 0 }
+            entriesRead += ids.count
+            #expect(
+                zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 } && !ids.contains(0),
+                "LOG \(name): ids \(ids.prefix(20))")
         }
+        #expect(entriesRead > 0, "no entries came back: \(Self.trouble(again))")
         try again.stop()
     }
 }
