@@ -123,4 +123,51 @@ struct JournalFoldTests {
         let a = EntryFile.decode(try files(of: writer)["a"] ?? [], keepingLast: .max)
         #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
     }
+
+    /// The control state loading reads: `a` and `c` of epoch 1, `b` of epoch 2.
+    static func state() throws -> ControlState {
+        var state = ControlState()
+        for (name, epoch) in [("a", UInt64(1)), ("b", 2), ("c", 1)] {
+            let snapshot = SessionSnapshot(
+                name: try Self.name(name), settings: .defaults, isTyping: false, nextID: 1, nextNumber: 1, typed: 0,
+                hits: 0, bestLength: 0, epoch: epoch)
+            state.sessions[try Self.name(name)] = .exact(snapshot)
+        }
+        return state
+    }
+
+    /// At start-up, the fold in pieces from the files as they lie: what a
+    /// whole fold of the journal writes, the journal removed, the writer's
+    /// sessions left for loading to fill.
+    @Test func atStartUpTheJournalIsFoldedInPiecesBeforeLoading() throws {
+        let journal = try Self.journal()
+        let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
+        try Data(journal).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
+        try Data(journal).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
+        try wholeWriter.fold(wholeWriter.unfolded(wholeWriter.readJournal()))
+        piecesWriter.sessions = [:]
+        var lines: [String] = []
+        #expect(piecesWriter.foldJournalBeforeLoading(try Self.state()) { lines.append($1) })
+        #expect(try files(of: piecesWriter) == files(of: wholeWriter))
+        #expect(!FileManager.default.fileExists(atPath: piecesWriter.journalPath))
+        #expect(piecesWriter.sessions.isEmpty)
+        // a: 4...3000, b: 1...3000 of epoch 2, c: 1...1999.
+        #expect(lines == ["folded 7996 entries of 3 sessions from the entries journal"], "\(lines)")
+    }
+
+    /// A damaged entries file is loading's to repair: the journal is left
+    /// to be read whole, as before.
+    @Test func aDamagedEntriesFileLeavesTheJournalToBeReadWhole() throws {
+        let writer = try writer(in: pieces)
+        try Data(try Self.journal()).write(to: URL(fileURLWithPath: writer.journalPath))
+        let path = writer.entriesPath(try Self.name("a"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("torn".utf8))
+        handle.closeFile()
+        writer.sessions = [:]
+        #expect(!writer.foldJournalBeforeLoading(try Self.state()) { _, _ in })
+        #expect(FileManager.default.fileExists(atPath: writer.journalPath))
+        #expect(writer.sessions.isEmpty)
+    }
 }

@@ -37,6 +37,68 @@ extension FileWriter {
     }
 }
 
+extension FileWriter {
+    /// At start-up, before the sessions are loaded: folds a journal of this
+    /// release in pieces into the entries files of `state`'s sessions, so
+    /// that loading finds every entry there and no journal to read whole.
+    /// Returns false when the journal is to be read whole as before: one
+    /// of another version or holding a record only `decode` reads, an
+    /// entries file that is damaged or cannot be read, a fold that fails.
+    /// What it appended then is in the files, and not appended again.
+    func foldJournalBeforeLoading(_ state: ControlState, report: (LogPriority, String) -> Void) -> Bool {
+        guard Syscalls.exists(journalPath) else { return true }
+        defer { sessions = [:] }
+        var buffer: [UInt8] = []
+        for (name, stored) in state.sessions {
+            guard let files = filesOnDisk(name, epoch: stored.snapshot.epoch, buffer: &buffer) else { return false }
+            sessions[name] = files
+        }
+        buffer = []
+        var pieces = JournalFold()
+        guard (try? pieces.run(self)) == .folded, pieces.failure == nil else { return false }
+        do {
+            if pieces.wrote { try syncFileSystem() }
+            if pieces.created { try syncDirectory() }
+            try removeJournal()
+        } catch {
+            return false
+        }
+        if let damage = pieces.damage {
+            report(
+                .warning,
+                "the entries journal \(journalPath): \(damage); cut it there, keeping the records before it")
+        }
+        let taking = pieces.sessions.values.filter { $0.taken > 0 }
+        if !taking.isEmpty {
+            let count = taking.reduce(0) { $0 + $1.taken }
+            report(.notice, "folded \(count) entries of \(taking.count) sessions from the entries journal")
+        }
+        return true
+    }
+
+    /// What the session's entries file holds, read as loading reads it; nil
+    /// if it cannot be read or is damaged (loading then repairs it).
+    private func filesOnDisk(_ name: SessionName, epoch: UInt64, buffer: inout [UInt8]) -> SessionFiles? {
+        guard let length = try? Syscalls.readWholeFile(entriesPath(name), into: &buffer, limit: Int.max) else {
+            return Syscalls.exists(entriesPath(name)) ? nil : .fresh(epoch: epoch)
+        }
+        let contents = buffer.withUnsafeBytes { raw in
+            EntryFile.decode(UnsafeRawBufferPointer(rebasing: raw[..<length]), keepingLast: 1)
+        }
+        // A damaged file, or one of the first release, is loading's to handle.
+        guard contents.damage == nil, length == 0 || contents.preambleLength == EntryFile.preambleLength else {
+            return nil
+        }
+        guard contents.validLength >= contents.preambleLength, contents.epoch == epoch else {
+            return .fresh(epoch: epoch)
+        }
+        let newest = contents.entries.last
+        return SessionFiles(
+            epoch: epoch, isCurrent: true, length: contents.validLength, lastID: newest?.id ?? 0,
+            lastNumber: newest?.number ?? 0)
+    }
+}
+
 /// One fold's progress: what each session takes, and the records waiting
 /// to be appended.
 struct JournalFold {
@@ -71,6 +133,8 @@ struct JournalFold {
         /// The newest entry in `pending`.
         var pendingLastID: UInt64 = 0
         var pendingLastNumber: UInt64 = 0
+        /// Entries taken in all.
+        var taken = 0
 
         init(_ files: FileWriter.SessionFiles) {
             self.files = files
@@ -86,6 +150,7 @@ struct JournalFold {
                 return 0
             }
             hasStarted = true
+            taken += 1
             lastID = item.id
             lastNumber = item.number
             let before = pending.count
@@ -101,6 +166,9 @@ struct JournalFold {
     /// The most bytes waiting at once, and the longest the read buffer grew: what the fold held.
     private(set) var mostPending = 0
     private(set) var longestBuffer = 0
+    /// Why reading stopped before the end of the journal, if it did (a torn
+    /// tail, damage): what follows is not folded, as `decode` reads it.
+    private(set) var damage: EntryFileContents.Damage?
     var failure: StorageError?
     var wrote = false
     var created = false
@@ -156,8 +224,12 @@ struct JournalFold {
                 let count = try Self.read(fd, into: &buffer, from: unread, at: fileOffset + unread)
                 held = unread + count
                 // The end of the file: what is left is a torn record, cut at the next append.
-                if count == 0 { return finish(writer) }
-            case .damaged:
+                if count == 0 {
+                    if unread > 0 { damage = .truncatedRecord(offset: fileOffset) }
+                    return finish(writer)
+                }
+            case .damaged(let found):
+                damage = found
                 return finish(writer)
             case .otherKind:
                 appendPending(writer)
