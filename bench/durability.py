@@ -4,6 +4,9 @@
   durability.py generate DIR SESSIONS ENTRIES   write a state directory directly
   durability.py startup MONKEYD DIR             seconds from exec to READY=1
   durability.py cpu MONKEYD RATE SYNC SECONDS   CPU share of a daemon typing RATE entries/s
+  durability.py fold MONKEYD [SESSIONS ENTRIES]  RSS before, high-water during and RSS after
+                                                a fold of a full 64 MiB entries journal; then
+                                                the high-water and RSS of a start after a crash
 
 The generator writes the files in monkeyd's formats (see monkeyd(8),
 DURABILITY): NAME.state, text ending in a CRC-32C, and NAME.entries,
@@ -17,6 +20,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TABLE = []
@@ -84,7 +88,7 @@ class Daemon:
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             [monkeyd, "--socket", self.socket, "--state-dir", state, "--config", conf],
-            env=env, stderr=subprocess.DEVNULL)
+            env=env, stderr=open(os.environ["BENCH_STDERR"], "w") if "BENCH_STDERR" in os.environ else subprocess.DEVNULL)
         self.notify.settimeout(300)
         while b"READY=1" not in self.notify.recv(4096).split(b"\n"):
             pass
@@ -120,6 +124,89 @@ class Daemon:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
+def status_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def drain(notify):
+    notify.settimeout(None)
+    try:
+        while notify.recv(4096):
+            pass
+    except OSError:
+        pass
+
+
+def fold(monkeyd, sessions=1000, entries=2000):
+    """Sessions typing 20-character entries until each holds `entries`
+    (max_entries) and the 64 MiB journal is folded once; then, at the next
+    fold: RSS just before it, the high-water mark during it (VmHWM, reset
+    by writing 5 to clear_refs) and RSS once it is done. MiB."""
+    state = tempfile.mkdtemp(prefix="monkeyd-bench-state.")
+    daemon = Daemon(monkeyd, state, f"max_entries = {entries}\njournal_size = 64M\nsync_interval = 1s\n")
+    journal = os.path.join(state, "sessions", "journal")
+    pid = daemon.process.pid
+    # The status lines it sends as it types: a queue left full would block it.
+    threading.Thread(target=drain, args=(daemon.notify,), daemon=True).start()
+    # Pipelined on one connection: one group commit for many STARTs.
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(daemon.socket)
+        s.sendall("".join(f"START fold{index:05d} monkeys=20 interval=10ms\n" for index in range(sessions)).encode())
+        data = b""
+        while data.count(b"\n") < sessions:
+            data += s.recv(65536)
+
+    def size():
+        try:
+            return os.path.getsize(journal)
+        except FileNotFoundError:
+            return 0
+
+    def await_fold():
+        """Waits for the journal to shrink: a fold was done."""
+        last = size()
+        while True:
+            time.sleep(0.02)
+            now = size()
+            if now < last:
+                return
+            last = now
+
+    typed_per_session = 0
+    while typed_per_session < entries:
+        await_fold()
+        status = daemon.request(f"STATUS fold{sessions - 1:05d}")
+        typed_per_session = int(status.split(" entries=")[1].split()[0]) if " entries=" in status else entries
+        print(f"a fold: {typed_per_session} entries a session", file=sys.stderr, flush=True)
+    # The next fold: sampled as the journal nears its limit.
+    while size() < 60 << 20:
+        time.sleep(0.02)
+    before = status_kib(pid, "VmRSS")
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")
+    await_fold()
+    high = status_kib(pid, "VmHWM")
+    time.sleep(1)  # the fold's last pages returned; typing goes on at the same rate
+    after = status_kib(pid, "VmRSS")
+    # A crash with the journal nearly full, and the start after it, which
+    # reads the journal whole: the high-water mark and RSS once ready.
+    while size() < 60 << 20:
+        time.sleep(0.02)
+    daemon.stop(kill=True)
+    daemon = Daemon(monkeyd, state, f"max_entries = {entries}\njournal_size = 64M\nsync_interval = 1s\n")
+    threading.Thread(target=drain, args=(daemon.notify,), daemon=True).start()
+    restart_high = status_kib(daemon.process.pid, "VmHWM")
+    restart_after = status_kib(daemon.process.pid, "VmRSS")
+    daemon.stop(kill=True)
+    shutil.rmtree(state, ignore_errors=True)
+    print(f"{before / 1024:.1f} {high / 1024:.1f} {after / 1024:.1f}"
+          f" restart: {restart_high / 1024:.1f} {restart_after / 1024:.1f}")
+
+
 def main():
     command = sys.argv[1]
     if command == "generate":
@@ -128,6 +215,8 @@ def main():
         daemon = Daemon(sys.argv[2], sys.argv[3])
         print(f"{daemon.ready_after:.3f}")
         daemon.stop(kill=True)  # the state is unchanged: nothing typed
+    elif command == "fold":
+        fold(sys.argv[2], *map(int, sys.argv[3:5]))
     elif command == "cpu":
         monkeyd, rate, sync, seconds = sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
         state = tempfile.mkdtemp(prefix="monkeyd-bench-state.")

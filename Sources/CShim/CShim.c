@@ -52,6 +52,10 @@ int monkey_accept_nonblocking(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
+int monkey_malloc_trim(void) {
+    return malloc_trim(0);
+}
+
 long monkey_getrandom(void *buffer, unsigned long length) {
     return (long)getrandom(buffer, length, 0);
 }

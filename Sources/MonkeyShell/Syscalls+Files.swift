@@ -136,6 +136,39 @@ extension Syscalls {
         return done
     }
 
+    /// `open(2)` read-only, for `read(_:into:at:)`; nil if the file does not exist.
+    public static func openForReading(_ path: String) throws(SystemError) -> Int32? {
+        while true {
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            if errno == ENOENT { return nil }
+            throw SystemError("open \(path)")
+        }
+    }
+
+    /// `pread(2)` at `offset` until `buffer` is full or the file ends;
+    /// returns the bytes read.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+        throws(SystemError) -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(fd, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset + done))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw SystemError("read") }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// Gives the heap's free pages back to the system (`malloc_trim(0)`):
+    /// after a large transient allocation, RSS returns to what is in use.
+    public static func returnFreedMemory() {
+        _ = monkey_malloc_trim()
+    }
+
     /// Reads a whole file of any size (up to `limit` bytes); nil if it does not exist.
     public static func readWholeFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
         var buffer: [UInt8] = []

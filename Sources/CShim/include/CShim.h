@@ -20,6 +20,9 @@ int monkey_peer_groups(int fd, gid_t *groups, int capacity);
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); Glibc's module hides it.
 int monkey_accept_nonblocking(int fd);
 
+/// malloc_trim(0): freed heap pages go back to the system; Glibc's module hides it.
+int monkey_malloc_trim(void);
+
 /// getrandom(buffer, length, 0); Glibc's module hides it.
 long monkey_getrandom(void *buffer, unsigned long length);
 

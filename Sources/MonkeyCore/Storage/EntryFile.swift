@@ -40,6 +40,19 @@ public enum EntryFile {
         }
     }
 
+    /// Appends the record of an entry whose text is the UTF-8 bytes `text`.
+    public static func appendRecord(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer, to output: inout [UInt8]
+    ) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: recordLength(textLength: text.count)))
+        output.withUnsafeMutableBytes { bytes in
+            writeRecord(
+                id: id, number: number, isHit: isHit, text: text.assumingMemoryBound(to: UInt8.self),
+                into: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+        }
+    }
+
     /// The length of the record of an entry whose text is `textLength` bytes of UTF-8.
     static func recordLength(textLength: Int) -> Int {
         recordHeaderLength + fixedPayloadLength + textLength

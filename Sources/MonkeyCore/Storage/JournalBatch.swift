@@ -67,15 +67,18 @@ public struct JournalBatch: Sendable {
     }
 }
 
-/// One entry of a journal entries record, read in place.
-struct JournalEntryItem {
-    let name: UnsafeRawBufferPointer
+/// One entry of a journal entries record, read in place (valid while the
+/// bytes it was read from are).
+public struct JournalEntryItem {
+    /// The session's name in UTF-8.
+    public let name: UnsafeRawBufferPointer
     /// 0 in journals of versions 1 and 2.
-    let epoch: UInt64
-    let id: UInt64
-    let number: UInt64
-    let isHit: Bool
-    let text: UnsafeRawBufferPointer
+    public let epoch: UInt64
+    public let id: UInt64
+    public let number: UInt64
+    public let isHit: Bool
+    /// The text in UTF-8.
+    public let text: UnsafeRawBufferPointer
     /// The offset just past the entry.
     let end: Int
 

@@ -52,6 +52,8 @@ final class FileStore: @unchecked Sendable {
     ) throws(StorageError) {
         let writer = FileWriter(directory: directory, journalLimit: journalLimit)
         let loaded = try writer.load(retention: retention, report: report)
+        // Loading read the journal whole and decoded it: its pages go back.
+        Syscalls.returnFreedMemory()
         self.writer = writer
         self.report = report
         // Room ahead of the records: 64 KiB (hundreds of groups), less for

@@ -6,10 +6,9 @@ import MonkeyShell
 /// grows large, at start-up and at a clean shutdown.
 extension FileWriter {
     /// Appends every record of the journal to its session's entries file,
-    /// then removes the journal.
+    /// then removes the journal; in bounded pieces (`FileWriter+Fold.swift`).
     func foldJournal() throws(StorageError) {
-        try fold(unfolded(readJournal()))
-        try removeJournal()
+        try foldJournalInPieces()
     }
 
     func readJournal() throws(StorageError) -> JournalContents {

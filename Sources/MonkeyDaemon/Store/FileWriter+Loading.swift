@@ -48,6 +48,8 @@ extension FileWriter {
             isDamaged = isDamaged || replayed.isDamaged
             lastSegment = (segment, replayed.length)
         }
+        // In pieces if it can be; else `readJournalAtStart` reads it whole.
+        _ = isUpgrade ? false : foldJournalBeforeLoading(state, report: report)
         let journal = readJournalAtStart(report: report)
         var unfolded: [SessionName: [Entry]] = [:]
         var buffer: [UInt8] = []

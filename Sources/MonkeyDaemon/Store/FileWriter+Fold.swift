@@ -1,0 +1,296 @@
+import MonkeyCore
+import MonkeyShell
+
+/// The fold of the entries journal while the daemon runs, in bounded
+/// pieces: the journal is read a chunk at a time (`JournalFold.chunkLength`,
+/// more only for a longer record), each session's entries it takes are
+/// encoded as entries-file records and appended to the session's file once
+/// all sessions together hold `JournalFold.pendingLimit` bytes. What a fold
+/// takes and its crash safety are those of `fold(_:)`: the entries of the
+/// session's current epoch its file does not hold, up to one that does not
+/// follow the one before; the files synced with one `syncfs`, and only then
+/// the journal removed.
+extension FileWriter {
+    /// Folds the journal in bounded pieces; a journal of another format
+    /// version, or holding a record only `JournalFile.decode` reads, is
+    /// folded whole (a fold done twice appends nothing twice).
+    func foldJournalInPieces() throws(StorageError) {
+        var pieces = JournalFold()
+        let outcome: JournalFold.Outcome
+        do {
+            outcome = try pieces.run(self)
+        } catch {
+            throw StorageError("cannot read the entries journal \(journalPath): \(error.reason)")
+        }
+        var failure = pieces.failure
+        do {
+            if pieces.wrote { try syncFileSystem() }
+            if pieces.created { try syncDirectory() }
+        } catch {
+            failure = failure ?? error
+        }
+        if let failure { throw failure }
+        if outcome == .needsWholeRead { try fold(unfolded(readJournal())) }
+        try removeJournal()
+        // Without it the heap keeps the fold's pages (see BENCHMARKS.md).
+        Syscalls.returnFreedMemory()
+    }
+}
+
+extension FileWriter {
+    /// At start-up, before the sessions are loaded: folds a journal of this
+    /// release in pieces into the entries files of `state`'s sessions, so
+    /// that loading finds every entry there and no journal to read whole.
+    /// Returns false when the journal is to be read whole as before: one
+    /// of another version or holding a record only `decode` reads, an
+    /// entries file that is damaged or cannot be read, a fold that fails.
+    /// What it appended then is in the files, and not appended again.
+    func foldJournalBeforeLoading(_ state: ControlState, report: (LogPriority, String) -> Void) -> Bool {
+        guard Syscalls.exists(journalPath) else { return true }
+        defer { sessions = [:] }
+        var buffer: [UInt8] = []
+        for (name, stored) in state.sessions {
+            guard let files = filesOnDisk(name, epoch: stored.snapshot.epoch, buffer: &buffer) else { return false }
+            sessions[name] = files
+        }
+        buffer = []
+        var pieces = JournalFold()
+        guard (try? pieces.run(self)) == .folded, pieces.failure == nil else { return false }
+        do {
+            if pieces.wrote { try syncFileSystem() }
+            if pieces.created { try syncDirectory() }
+            try removeJournal()
+        } catch {
+            return false
+        }
+        if let damage = pieces.damage {
+            report(
+                .warning,
+                "the entries journal \(journalPath): \(damage); cut it there, keeping the records before it")
+        }
+        let taking = pieces.sessions.values.filter { $0.taken > 0 }
+        if !taking.isEmpty {
+            let count = taking.reduce(0) { $0 + $1.taken }
+            report(.notice, "folded \(count) entries of \(taking.count) sessions from the entries journal")
+        }
+        return true
+    }
+
+    /// What the session's entries file holds, read as loading reads it; nil
+    /// if it cannot be read or is damaged (loading then repairs it).
+    private func filesOnDisk(_ name: SessionName, epoch: UInt64, buffer: inout [UInt8]) -> SessionFiles? {
+        guard let length = try? Syscalls.readWholeFile(entriesPath(name), into: &buffer, limit: Int.max) else {
+            return Syscalls.exists(entriesPath(name)) ? nil : .fresh(epoch: epoch)
+        }
+        let contents = buffer.withUnsafeBytes { raw in
+            EntryFile.decode(UnsafeRawBufferPointer(rebasing: raw[..<length]), keepingLast: 1)
+        }
+        // A damaged file, or one of the first release, is loading's to handle.
+        guard contents.damage == nil, length == 0 || contents.preambleLength == EntryFile.preambleLength else {
+            return nil
+        }
+        guard contents.validLength >= contents.preambleLength, contents.epoch == epoch else {
+            return .fresh(epoch: epoch)
+        }
+        let newest = contents.entries.last
+        return SessionFiles(
+            epoch: epoch, isCurrent: true, length: contents.validLength, lastID: newest?.id ?? 0,
+            lastNumber: newest?.number ?? 0)
+    }
+}
+
+/// One fold's progress: what each session takes, and the records waiting
+/// to be appended.
+struct JournalFold {
+    /// Bytes of the journal read at a time (more only for a longer record).
+    let chunkLength: Int
+    /// Past this many bytes of records waiting, they are appended.
+    let pendingLimit: Int
+
+    init(chunkLength: Int = 1 << 20, pendingLimit: Int = 4 << 20) {
+        self.chunkLength = chunkLength
+        self.pendingLimit = pendingLimit
+    }
+
+    enum Outcome: Equatable {
+        case folded
+        /// Not a journal this fold reads: fold it whole.
+        case needsWholeRead
+    }
+
+    /// What one session takes from the journal.
+    final class Taking {
+        let files: FileWriter.SessionFiles
+        let epoch: UInt64
+        /// The newest entry taken, or the file's newest before any is.
+        var lastID: UInt64
+        var lastNumber: UInt64
+        var hasStarted = false
+        /// An entry did not follow the one before: the rest is not taken.
+        var isDone = false
+        /// Records taken, not appended yet.
+        var pending: [UInt8] = []
+        /// The newest entry in `pending`.
+        var pendingLastID: UInt64 = 0
+        var pendingLastNumber: UInt64 = 0
+        /// Entries taken in all.
+        var taken = 0
+
+        init(_ files: FileWriter.SessionFiles) {
+            self.files = files
+            epoch = files.epoch
+            (lastID, lastNumber) = files.isCurrent ? (files.lastID, files.lastNumber) : (0, 0)
+        }
+
+        /// Takes an entry if it is the session's next (see `FileWriter.unfolded(_:of:)`).
+        func take(_ item: JournalEntryItem) -> Int {
+            guard !isDone, item.epoch == epoch else { return 0 }
+            guard item.id > lastID && item.number > lastNumber else {
+                if hasStarted { isDone = true }
+                return 0
+            }
+            hasStarted = true
+            taken += 1
+            lastID = item.id
+            lastNumber = item.number
+            let before = pending.count
+            EntryFile.appendRecord(id: item.id, number: item.number, isHit: item.isHit, text: item.text, to: &pending)
+            pendingLastID = item.id
+            pendingLastNumber = item.number
+            return pending.count - before
+        }
+    }
+
+    var sessions: [SessionName: Taking] = [:]
+    var pendingBytes = 0
+    /// The most bytes waiting at once, and the longest the read buffer grew: what the fold held.
+    private(set) var mostPending = 0
+    private(set) var longestBuffer = 0
+    /// Why reading stopped before the end of the journal, if it did (a torn
+    /// tail, damage): what follows is not folded, as `decode` reads it.
+    private(set) var damage: EntryFileContents.Damage?
+    var failure: StorageError?
+    var wrote = false
+    var created = false
+
+    /// Reads the journal through, appending what each session takes.
+    mutating func run(_ writer: FileWriter) throws(SystemError) -> Outcome {
+        guard let fd = try Syscalls.openForReading(writer.journalPath) else { return .folded }
+        defer { Syscalls.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: chunkLength)
+        let headerLength = JournalFile.header.count
+        longestBuffer = buffer.count
+        var held = try Self.read(fd, into: &buffer, from: 0, at: 0)
+        guard held >= headerLength, buffer[..<headerLength].elementsEqual(JournalFile.header) else {
+            return held == 0 ? .folded : .needsWholeRead
+        }
+        var fileOffset = headerLength
+        var start = headerLength
+        var last: (name: [UInt8], taking: Taking?)?
+        while true {
+            let scan = buffer.withUnsafeBytes { raw in
+                JournalFile.scanEntries(
+                    UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset
+                ) { item in
+                    let taking: Taking?
+                    if let last, last.name.elementsEqual(item.name) {
+                        taking = last.taking
+                    } else {
+                        taking = self.taking(item.name, writer)
+                        last = (Array(item.name), taking)
+                    }
+                    if let taking { pendingBytes += taking.take(item) }
+                }
+            }
+            mostPending = max(mostPending, pendingBytes)
+            if pendingBytes >= pendingLimit { appendPending(writer) }
+            fileOffset += scan.consumed
+            start += scan.consumed
+            switch scan.stop {
+            case .endOfChunk, .needsMore:
+                // Keep the unread part at the front, room for a longer record behind it.
+                let unread = held - start
+                let needed: Int
+                if case .needsMore(let length) = scan.stop { needed = length } else { needed = 0 }
+                if buffer.count < max(needed, chunkLength) {
+                    buffer.append(contentsOf: repeatElement(0, count: max(needed, chunkLength) - buffer.count))
+                }
+                buffer.withUnsafeMutableBytes { raw in
+                    // Overlapping: `copyMemory` moves.
+                    if let base = raw.baseAddress { base.copyMemory(from: base + start, byteCount: unread) }
+                }
+                longestBuffer = max(longestBuffer, buffer.count)
+                start = 0
+                let count = try Self.read(fd, into: &buffer, from: unread, at: fileOffset + unread)
+                held = unread + count
+                // The end of the file: what is left is a torn record, cut at the next append.
+                if count == 0 {
+                    if unread > 0 { damage = .truncatedRecord(offset: fileOffset) }
+                    return finish(writer)
+                }
+            case .damaged(let found):
+                damage = found
+                return finish(writer)
+            case .otherKind:
+                appendPending(writer)
+                return .needsWholeRead
+            }
+        }
+    }
+
+    private mutating func finish(_ writer: FileWriter) -> Outcome {
+        appendPending(writer)
+        return .folded
+    }
+
+    /// The session a journal entry's name is of, if it lives.
+    private mutating func taking(_ nameBytes: UnsafeRawBufferPointer, _ writer: FileWriter) -> Taking? {
+        guard let name = SessionName(String(decoding: nameBytes, as: UTF8.self)) else { return nil }
+        if let taking = sessions[name] { return taking }
+        guard let files = writer.sessions[name] else { return nil }
+        let taking = Taking(files)
+        sessions[name] = taking
+        return taking
+    }
+
+    /// Appends every session's waiting records to its entries file (not
+    /// synced: one `syncfs` when the fold is done). A session whose append
+    /// fails takes nothing more; the fold fails, and is tried again later.
+    mutating func appendPending(_ writer: FileWriter) {
+        for (name, taking) in sessions where !taking.pending.isEmpty {
+            let files = taking.files
+            do throws(StorageError) {
+                if !files.isCurrent {
+                    // Started afresh for its epoch, then appended to like the others.
+                    try writer.replaceEntriesFile(files, of: name, with: EntryFile.preamble(epoch: files.epoch))
+                    files.isCurrent = true
+                    files.lastID = 0
+                    files.lastNumber = 0
+                    created = true
+                }
+                let path = writer.entriesPath(name)
+                try AppendOnlyFile.append(taking.pending, sync: false, at: path, label: path, end: &files.end)
+                files.lastID = taking.pendingLastID
+                files.lastNumber = taking.pendingLastNumber
+                wrote = true
+            } catch {
+                failure = failure ?? error
+                taking.isDone = true
+            }
+            taking.pending = []
+        }
+        pendingBytes = 0
+    }
+
+    /// Reads into `buffer` from `index` until it is full or the file ends; returns the bytes read.
+    private static func read(_ fd: Int32, into buffer: inout [UInt8], from index: Int, at offset: Int)
+        throws(SystemError) -> Int
+    {
+        let result = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) in
+                try Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[index...]), at: offset)
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import MonkeyCore
+
+/// The journal read in pieces, as a fold reads it: whole records only, each
+/// checked before any of its entries is seen, stopping where `decode` stops.
+struct JournalScanTests {
+    typealias Fixture = JournalFileTests
+
+    /// What a scan of `bytes` (the records after the header) hands over, by session and epoch.
+    static func scan(_ bytes: [UInt8]) throws -> (entries: [SessionEpoch: [Entry]], scan: JournalScan) {
+        var entries: [SessionEpoch: [Entry]] = [:]
+        var failure: String?
+        let scan = bytes.withUnsafeBytes { raw in
+            JournalFile.scanEntries(raw, fileOffset: JournalFile.header.count) { item in
+                guard let name = SessionName(String(decoding: item.name, as: UTF8.self)) else {
+                    failure = "a name that is no session's"
+                    return
+                }
+                let entry = Entry(
+                    id: item.id, number: item.number, text: String(decoding: item.text, as: UTF8.self),
+                    isHit: item.isHit)
+                entries[SessionEpoch(name, item.epoch), default: []].append(entry)
+            }
+        }
+        if let failure { Issue.record("\(failure)") }
+        return (entries, scan)
+    }
+
+    @Test func aScanSeesWhatDecodeSees() throws {
+        let records = Fixture.records(Fixture.batches)
+        let (entries, scan) = try Self.scan(records)
+        #expect(entries == JournalFile.decode(Fixture.journal(Fixture.batches)).entries)
+        #expect(scan == JournalScan(consumed: records.count, stop: .endOfChunk))
+    }
+
+    /// A chunk ending anywhere: the whole records before its end are read,
+    /// and the next record says how long it is, so that the reader reads on.
+    @Test func aChunkCutAnywhereReadsItsWholeRecordsAndAsksForTheRest() throws {
+        let records = Fixture.records(Fixture.batches)
+        let boundaries = (0...Fixture.batches.count).map { Fixture.records(Array(Fixture.batches.prefix($0))).count }
+        for length in 0..<records.count {
+            let (entries, scan) = try Self.scan(Array(records[..<length]))
+            let kept = try #require(boundaries.lastIndex { $0 <= length })
+            #expect(scan.consumed == boundaries[kept], "cut at \(length)")
+            #expect(entries == JournalFile.decode(Fixture.journal(Array(Fixture.batches.prefix(kept)))).entries)
+            if length == boundaries[kept] {
+                #expect(scan.stop == .endOfChunk, "cut at \(length)")
+            } else {
+                guard case .needsMore(let needed) = scan.stop else {
+                    Issue.record("cut at \(length): \(scan.stop)")
+                    continue
+                }
+                #expect(length - boundaries[kept] < needed, "cut at \(length)")
+                #expect(needed <= max(boundaries[kept + 1] - boundaries[kept], 9), "cut at \(length)")
+            }
+        }
+    }
+
+    /// Damage stops a scan where it stops `decode`, with the same offset in the file.
+    @Test func aFlippedByteStopsTheScanWhereDecodeStops() throws {
+        let bytes = Fixture.journal(Fixture.batches)
+        for offset in JournalFile.header.count..<bytes.count {
+            var damaged = bytes
+            damaged[offset] ^= 0x10
+            let decoded = JournalFile.decode(damaged)
+            let (entries, scan) = try Self.scan(Array(damaged[JournalFile.header.count...]))
+            #expect(entries == decoded.entries, "flipped at \(offset)")
+            #expect(scan.consumed + JournalFile.header.count == decoded.validLength, "flipped at \(offset)")
+            switch scan.stop {
+            case .damaged(let damage): #expect(damage == decoded.damage, "flipped at \(offset)")
+            // A length made longer reads as a record still to come; at the end of the file it is torn.
+            case .needsMore: #expect(decoded.damage == .truncatedRecord(offset: decoded.validLength))
+            default: Issue.record("flipped at \(offset): \(scan.stop)")
+            }
+        }
+    }
+
+    /// A record only `decode` reads (a fresh start) is left to it.
+    @Test func aRecordOfAnotherKindIsLeftToDecode() throws {
+        let records = Fixture.records([Fixture.batches[0]])
+        let (entries, scan) = try Self.scan(records + Fixture.freshStart("a") + records)
+        #expect(entries.values.joined().count == 1)
+        #expect(scan == JournalScan(consumed: records.count, stop: .otherKind))
+    }
+}

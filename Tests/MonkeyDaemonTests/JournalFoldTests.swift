@@ -1,0 +1,173 @@
+import Foundation
+import MonkeyCore
+import Testing
+
+@testable import MonkeyDaemon
+
+/// A fold in bounded pieces writes exactly what a fold of the whole
+/// journal writes, holding no more than a chunk and the records waiting.
+@Suite("Journal fold in pieces")
+struct JournalFoldTests {
+    let whole = TemporaryDirectory()
+    let pieces = TemporaryDirectory()
+
+    static func name(_ text: String) throws -> SessionName { try #require(SessionName(text)) }
+
+    static func entry(_ id: UInt64, length: Int = 40) -> Entry {
+        let character: Character = id % 3 == 0 ? "✓" : "a"
+        return Entry(id: id, number: id, text: String(repeating: character, count: length), isHit: id % 7 == 0)
+    }
+
+    /// Sessions: `a` whose file holds its first 3 entries, `b` whose file
+    /// is of an older epoch, `c` whose journal entries stop following at
+    /// one; and `gone`'s entries, of no session.
+    func writer(in directory: TemporaryDirectory) throws -> FileWriter {
+        let writer = FileWriter(directory: directory.path, journalLimit: 1 << 30)
+        let a = EntryFile.encode((1...3).map { Self.entry($0) }, epoch: 1)
+        try Data(a).write(to: URL(fileURLWithPath: writer.entriesPath(try Self.name("a"))))
+        try Data(EntryFile.preamble(epoch: 1)).write(to: URL(fileURLWithPath: writer.entriesPath(try Self.name("b"))))
+        writer.sessions[try Self.name("a")] = .init(
+            epoch: 1, isCurrent: true, length: a.count, lastID: 3, lastNumber: 3)
+        writer.sessions[try Self.name("b")] = .fresh(epoch: 2)
+        writer.sessions[try Self.name("c")] = .init(
+            epoch: 1, isCurrent: true, length: EntryFile.preambleLength, lastID: 0, lastNumber: 0)
+        try Data(EntryFile.preamble(epoch: 1)).write(to: URL(fileURLWithPath: writer.entriesPath(try Self.name("c"))))
+        return writer
+    }
+
+    /// Many records, interleaved, with one entry longer than the test's chunks.
+    static func journal() throws -> [UInt8] {
+        var bytes = JournalFile.header
+        var batch = JournalBatch()
+        for id in UInt64(1)...3_000 {
+            batch.append(entry(id), session: try name("a"), epoch: 1)
+            batch.append(entry(id, length: id == 1_501 ? 20_000 : 10), session: try name("b"), epoch: 2)
+            batch.append(entry(id), session: try name("b"), epoch: 1)
+            batch.append(entry(id == 2_000 ? 1 : id), session: try name("c"), epoch: 1)
+            batch.append(entry(id), session: try name("gone"), epoch: 1)
+            if id % 100 == 0 {
+                batch.seal()
+                bytes += batch.records.bytes
+                batch = JournalBatch()
+            }
+        }
+        return bytes
+    }
+
+    static func longestRecord(_ journal: [UInt8]) -> Int {
+        var (offset, longest) = (JournalFile.header.count, 0)
+        while offset + 4 <= journal.count {
+            let length = 8 + journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            longest = max(longest, length)
+            offset += length
+        }
+        return longest
+    }
+
+    func files(of writer: FileWriter) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in ["a", "b", "c"] {
+            files[name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: writer.entriesPath(try Self.name(name)))))
+        }
+        return files
+    }
+
+    /// Folds the same journal whole and in pieces, `times` times each (a
+    /// crash before the journal is removed folds it again); returns the
+    /// writers and the last fold in pieces.
+    func foldBothWays(times: Int) throws -> (whole: FileWriter, pieces: FileWriter, fold: JournalFold) {
+        let journal = try Self.journal()
+        let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
+        try Data(journal).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
+        try Data(journal).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
+        var fold = JournalFold()
+        for _ in 0..<times {
+            try wholeWriter.fold(wholeWriter.unfolded(wholeWriter.readJournal()))
+            fold = JournalFold(chunkLength: 4_096, pendingLimit: 16_384)
+            #expect(try fold.run(piecesWriter) == .folded)
+            #expect(fold.failure == nil)
+        }
+        return (wholeWriter, piecesWriter, fold)
+    }
+
+    @Test func aFoldInPiecesWritesWhatAWholeFoldWrites() throws {
+        let (wholeWriter, piecesWriter, fold) = try foldBothWays(times: 1)
+        #expect(try files(of: piecesWriter) == files(of: wholeWriter))
+        for name in ["a", "b", "c"] {
+            let files = try #require(piecesWriter.sessions[try Self.name(name)])
+            let expected = try #require(wholeWriter.sessions[try Self.name(name)])
+            #expect(files.isCurrent && files.lastID == expected.lastID && files.end.length == expected.end.length)
+        }
+        #expect(piecesWriter.sessions[try Self.name("c")]?.lastID == 1_999)
+        // Bounded: a chunk, or the longest record, and the records
+        // waiting, past their limit by at most what one buffer holds.
+        #expect(fold.longestBuffer <= max(4_096, try Self.longestRecord(Self.journal())))
+        #expect(fold.mostPending < 16_384 + 2 * fold.longestBuffer)
+    }
+
+    /// Folded again (a crash before the journal was removed): what a whole fold does again, nothing twice.
+    @Test func aFoldDoneTwiceDoesWhatAWholeFoldDoes() throws {
+        let (wholeWriter, piecesWriter, _) = try foldBothWays(times: 2)
+        let files = try files(of: piecesWriter)
+        #expect(files == (try self.files(of: wholeWriter)))
+        let a = EntryFile.decode(files["a"] ?? [], keepingLast: .max)
+        #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
+    }
+
+    /// The fold as the writer runs it: the journal removed once folded.
+    @Test func theWriterFoldsInPiecesAndRemovesTheJournal() throws {
+        let writer = try writer(in: pieces)
+        try Data(try Self.journal()).write(to: URL(fileURLWithPath: writer.journalPath))
+        try writer.foldJournal()
+        #expect(!FileManager.default.fileExists(atPath: writer.journalPath))
+        let a = EntryFile.decode(try files(of: writer)["a"] ?? [], keepingLast: .max)
+        #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
+    }
+
+    /// The control state loading reads: `a` and `c` of epoch 1, `b` of epoch 2.
+    static func state() throws -> ControlState {
+        var state = ControlState()
+        for (name, epoch) in [("a", UInt64(1)), ("b", 2), ("c", 1)] {
+            let snapshot = SessionSnapshot(
+                name: try Self.name(name), settings: .defaults, isTyping: false, nextID: 1, nextNumber: 1, typed: 0,
+                hits: 0, bestLength: 0, epoch: epoch)
+            state.sessions[try Self.name(name)] = .exact(snapshot)
+        }
+        return state
+    }
+
+    /// At start-up, the fold in pieces from the files as they lie: what a
+    /// whole fold of the journal writes, the journal removed, the writer's
+    /// sessions left for loading to fill.
+    @Test func atStartUpTheJournalIsFoldedInPiecesBeforeLoading() throws {
+        let journal = try Self.journal()
+        let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
+        try Data(journal).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
+        try Data(journal).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
+        try wholeWriter.fold(wholeWriter.unfolded(wholeWriter.readJournal()))
+        piecesWriter.sessions = [:]
+        var lines: [String] = []
+        #expect(piecesWriter.foldJournalBeforeLoading(try Self.state()) { lines.append($1) })
+        #expect(try files(of: piecesWriter) == files(of: wholeWriter))
+        #expect(!FileManager.default.fileExists(atPath: piecesWriter.journalPath))
+        #expect(piecesWriter.sessions.isEmpty)
+        // a: 4...3000, b: 1...3000 of epoch 2, c: 1...1999.
+        #expect(lines == ["folded 7996 entries of 3 sessions from the entries journal"], "\(lines)")
+    }
+
+    /// A damaged entries file is loading's to repair: the journal is left
+    /// to be read whole, as before.
+    @Test func aDamagedEntriesFileLeavesTheJournalToBeReadWhole() throws {
+        let writer = try writer(in: pieces)
+        try Data(try Self.journal()).write(to: URL(fileURLWithPath: writer.journalPath))
+        let path = writer.entriesPath(try Self.name("a"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("torn".utf8))
+        handle.closeFile()
+        writer.sessions = [:]
+        #expect(!writer.foldJournalBeforeLoading(try Self.state()) { _, _ in })
+        #expect(FileManager.default.fileExists(atPath: writer.journalPath))
+        #expect(writer.sessions.isEmpty)
+    }
+}
