@@ -204,7 +204,7 @@ def fold(monkeyd, sessions=1000, entries=2000):
     daemon.stop(kill=True)
     shutil.rmtree(state, ignore_errors=True)
     print(f"{before / 1024:.1f} {high / 1024:.1f} {after / 1024:.1f}"
-          f" restart: {restart_high / 1024:.1f} {restart_after / 1024:.1f}")
+          f" restart: {restart_high / 1024:.1f} {restart_after / 1024:.1f}, ready after {daemon.ready_after:.2f} s")
 
 
 def main():

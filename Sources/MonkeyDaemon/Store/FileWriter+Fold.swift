@@ -1,8 +1,8 @@
 import MonkeyCore
 import MonkeyShell
 
-/// The fold of the entries journal while the daemon runs, in bounded
-/// pieces: the journal is read a chunk at a time (`JournalFold.chunkLength`,
+/// The fold of the entries journal in bounded pieces, while the daemon
+/// runs and at start-up before loading: the journal is read a chunk at a time (`JournalFold.chunkLength`,
 /// more only for a longer record), each session's entries it takes are
 /// encoded as entries-file records and appended to the session's file once
 /// all sessions together hold `JournalFold.pendingLimit` bytes. What a fold
