@@ -23,7 +23,8 @@ struct FlatOutTests {
         #expect(try eventually { try Self.typed(daemon, "s") > 10_000 })
         let before = try Self.typed(daemon, "s")
         #expect(try daemon.request("PING").last?.hasPrefix("OK") == true)
-        #expect(try eventually { Double(try Self.status(daemon, "s")["rate"] ?? "") ?? 0 > 0 })
+        // A rate needs two batches: under ThreadSanitizer one takes seconds.
+        #expect(try eventually(timeout: 60) { Double(try Self.status(daemon, "s")["rate"] ?? "") ?? 0 > 0 })
         #expect(try eventually { try Self.typed(daemon, "s") > before })
         #expect(try daemon.request("STOP s") == ["OK stopped s"])
         let stopped = try Self.typed(daemon, "s")
@@ -63,7 +64,7 @@ struct FlatOutTests {
         let daemon = try DaemonProcess(configuration: "typing_threads = 1\n")
         _ = try daemon.request("START s interval=0 monkeys=10 target=zzzzzzzz")
         #expect(
-            try eventually {
+            try eventually(timeout: 60) {
                 let status = try Self.status(daemon, "s")
                 return Double(status["rate"] ?? "") ?? 0 > 0 && Double(status["expected_seconds"] ?? "") != nil
             })
