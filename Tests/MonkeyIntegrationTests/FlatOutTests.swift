@@ -135,4 +135,30 @@ struct FlatOutTests {
         let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
         #expect(try again.request("LOG s").dropLast() == before)
     }
+
+    /// A follower of a flat-out session reads what it can: entries it could
+    /// not take are `lost` records, and the daemon serves others meanwhile.
+    @Test func aStalledFollowerOfAFlatOutSessionLosesEntriesNotTheDaemon() throws {
+        let daemon = try DaemonProcess(configuration: "max_pending_output = 64K\ntyping_threads = 1\n")
+        let control = try daemon.connect()
+        _ = try control.request("START fast interval=0 monkeys=50")
+        let stalled = try daemon.connect()
+        try stalled.send(line: "TAIL fast")
+        let typedAtStart = try Self.typed(daemon, "fast")
+        #expect(try eventually { try Self.typed(daemon, "fast") > typedAtStart + 100_000 })
+        #expect(try control.request("PING") == ["OK pong"])
+        var lost: UInt64 = 0
+        var sawEntryAfterLost = false
+        while let line = try stalled.readLine() {
+            let record = try fields(line)
+            if record["type"] == "lost" { lost += UInt64(record["count"] ?? "0") ?? 0 }
+            if record["type"] == "entry" && lost > 0 {
+                sawEntryAfterLost = true
+                break
+            }
+        }
+        #expect(lost > 0)
+        #expect(sawEntryAfterLost)
+        _ = try control.request("STOP fast")
+    }
 }
