@@ -37,6 +37,18 @@ struct FlatOutTests {
         #expect(entries.count == 3 && entries.allSatisfy { $0["text"]?.count == 100 })
     }
 
+    @Test func monkeyctlStartsAFlatOutSessionAndShowsItsPace() throws {
+        let daemon = try DaemonProcess(configuration: "typing_threads = 1\n")
+        let client = MonkeyctlClient(daemon)
+        #expect(try client.run("start", "s", "--interval", "0", "--monkeys", "20").status == 0)
+        #expect(
+            try eventually(timeout: 60) {
+                try client.run("status", "s").lines.first?.contains("20 monkeys flat out at ") == true
+            })
+        #expect(try client.run("stop", "s").status == 0)
+        #expect(try client.run("status", "s").lines.first?.contains("20 monkeys flat out  typed ") == true)
+    }
+
     @Test func aChangeWhileFlatOutAppliesToEveryLaterEntry() throws {
         let daemon = try DaemonProcess(configuration: "typing_threads = 1\n")
         _ = try daemon.request("START s interval=0 monkeys=50 alphabet=ab")
