@@ -45,6 +45,7 @@ struct FlatOutTests {
             try eventually(timeout: 60) {
                 try client.run("status", "s").lines.first?.contains("20 monkeys flat out at ") == true
             })
+        #expect(daemon.standardError.contains("created and started session s: 20 monkeys flat out ["))
         #expect(try client.run("stop", "s").status == 0)
         #expect(try client.run("status", "s").lines.first?.contains("20 monkeys flat out  typed ") == true)
     }
