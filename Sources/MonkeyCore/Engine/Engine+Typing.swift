@@ -223,11 +223,10 @@ extension Engine {
                 return false
             }
             Engine.merge(batch, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: false)
-            guard scheduled.unstoredFrom == nil else { return false }
-            scheduled.unstoredFrom = batch.firstKeptID
+            if scheduled.unstoredFrom == nil { scheduled.unstoredFrom = batch.firstKeptID }
             return true
         }
-        if listed == true { unstored.append((ticket.slot, ticket.name)) }
+        if listed == true, !unstored.contains(ticket.name) { unstored.append(ticket.name) }
         return events
     }
 
@@ -236,7 +235,10 @@ extension Engine {
     /// session; the daemon calls it before each sync. Entries dropped by
     /// retention in between are never written.
     public mutating func takeUnstoredEntries(into typed: inout [TypedEntry]) {
-        for (slot, name) in unstored where sessions.slot(of: name) == slot {
+        // By name: a session put back by a revert may lie in another slot,
+        // and a new session of the same name has nothing waiting.
+        for name in unstored {
+            guard let slot = sessions.slot(of: name) else { continue }
             _ = sessions.withSession(inSlot: slot) {
                 Engine.takeUnstored(of: &$0, into: &typed, attendingToTheNewest: true)
             }
