@@ -73,7 +73,8 @@ struct HumanFormatter {
         return paint("... \(shown) \(noun) skipped (follower too slow)", .warning)
     }
 
-    /// `default  running  5 monkeys every 100ms  typed 1,146, 1,146 kept, 0 hits  best "t" of target "to be"`
+    /// `default  running  5 monkeys every 100ms  typed 1,146, 1,146 kept, 0 hits  best "t" of target "to be"`;
+    /// a flat-out session's pace is `flat out at 52,301 entries/s`.
     private func session(_ record: Record) -> String {
         func field(_ key: String) -> String { Visible.escaped(record.value(key) ?? "?") }
         func number(_ key: String) -> String { HumanNumbers.count(text: record.value(key) ?? "?") }
@@ -81,10 +82,18 @@ struct HumanFormatter {
             "\(number(key)) \(noun)\(record.value(key) == "1" ? "" : "s")"
         }
         let state = record.value("state") ?? "?"
+        var pace = "every \(field("interval"))"
+        if record.value("interval") == "0ms" {
+            // Flat out (interval=0): its pace is its rate.
+            pace = "flat out"
+            if state == "running", let rate = record.value("rate"), rate != "0" {
+                pace += " at \(rate.contains(".") ? Visible.escaped(rate) : HumanNumbers.count(text: rate)) entries/s"
+            }
+        }
         var parts = [
             field("name"),
             paint(Visible.escaped(state), state == "running" ? .running : .plain),
-            "\(counted("monkeys", "monkey")) every \(field("interval"))",
+            "\(counted("monkeys", "monkey")) \(pace)",
             "typed \(number("typed")), \(number("entries")) kept, \(counted("hits", "hit"))",
         ]
         let target = record.value("target") ?? ""

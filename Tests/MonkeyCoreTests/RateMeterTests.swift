@@ -36,3 +36,14 @@ struct RateMeterTests {
         #expect(RateMeter.text(rate) == text)
     }
 }
+
+/// How big a flat-out batch is: about 4 M characters, the kept texts at most 1 M.
+struct FlatOutBatchSizeTests {
+    @Test(arguments: [
+        (10_000, 1000, 104), (10_000, 10, 419), (100, 1000, 41_943), (100, 100_000, 10_485), (1, 10_000, 65_536),
+        (1_000_000, 10, 1), (0, 1, 65_536),
+    ])
+    func batchesAreSizedByTheirWorkAndWhatTheyKeep(monkeys: Int, keep: Int, count: Int) {
+        #expect(Engine.flatOutCount(monkeys: monkeys, keep: keep) == count)
+    }
+}

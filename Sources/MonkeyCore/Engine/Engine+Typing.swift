@@ -147,16 +147,23 @@ public struct PoolJob: Sendable {
 }
 
 extension Engine {
-    /// Characters a flat-out batch types: a few milliseconds of one
+    /// Characters a flat-out batch types: about a millisecond of one
     /// typing thread's work at the kernel's speed.
-    public static let flatOutBatchCharacters = 1 << 20
+    public static let flatOutBatchCharacters = 4 << 20
+    /// The most characters of the texts a flat-out batch keeps, which the
+    /// owner merges in one pass: requests wait for no more.
+    public static let flatOutKeptCharacters = 1 << 20
     /// The most entries of one flat-out batch, whatever the monkeys.
-    public static let flatOutBatchEntries = 1 << 14
+    public static let flatOutBatchEntries = 1 << 16
 
-    /// Entries in one flat-out batch of a session of `monkeys`, with
-    /// `retention` entries kept: the kept texts are at most a batch's characters.
-    static func flatOutCount(monkeys: Int) -> Int {
-        max(1, min(Self.flatOutBatchEntries, Self.flatOutBatchCharacters / max(monkeys, 1)))
+    /// Entries in one flat-out batch of a session of `monkeys` that keeps
+    /// `keep` entries: `flatOutBatchCharacters`, fewer when the kept texts
+    /// would pass `flatOutKeptCharacters`.
+    static func flatOutCount(monkeys: Int, keep: Int) -> Int {
+        let monkeys = max(monkeys, 1)
+        let count = max(1, min(Self.flatOutBatchEntries, Self.flatOutBatchCharacters / monkeys))
+        guard min(keep, count) * monkeys > Self.flatOutKeptCharacters else { return count }
+        return max(1, min(count, Self.flatOutKeptCharacters / monkeys))
     }
 
     /// Up to `limit` jobs for flat-out sessions (interval 0) that are
@@ -187,7 +194,8 @@ extension Engine {
                 guard scheduled.inFlight == nil else { return (nil, true) }
                 // Each job types from a random state of its own: batches run at once.
                 let job = Engine.job(
-                    for: &scheduled, count: Engine.flatOutCount(monkeys: session.settings.monkeys),
+                    for: &scheduled,
+                    count: Engine.flatOutCount(monkeys: session.settings.monkeys, keep: session.log.capacity),
                     random: WyRand(seed: random.next()))
                 scheduled.inFlight = ticketNumber
                 let ticket = PoolJob.Ticket(
@@ -239,11 +247,10 @@ extension Engine {
             Engine.merge(
                 batch, matches: matches, into: &scheduled, now: now, typed: &typed, events: &events,
                 isForStore: false)
-            guard scheduled.unstoredFrom == nil else { return false }
-            scheduled.unstoredFrom = batch.firstKeptID
+            if scheduled.unstoredFrom == nil { scheduled.unstoredFrom = batch.firstKeptID }
             return true
         }
-        if listed == true { unstored.append((ticket.slot, ticket.name)) }
+        if listed == true, !unstored.contains(ticket.name) { unstored.append(ticket.name) }
         return events
     }
 
@@ -252,7 +259,10 @@ extension Engine {
     /// session; the daemon calls it before each sync. Entries dropped by
     /// retention in between are never written.
     public mutating func takeUnstoredEntries(into typed: inout [TypedEntry]) {
-        for (slot, name) in unstored where sessions.slot(of: name) == slot {
+        // By name: a session put back by a revert may lie in another slot,
+        // and a new session of the same name has nothing waiting.
+        for name in unstored {
+            guard let slot = sessions.slot(of: name) else { continue }
             _ = sessions.withSession(inSlot: slot) {
                 Engine.takeUnstored(of: &$0, into: &typed, attendingToTheNewest: true)
             }

@@ -25,7 +25,7 @@ public struct Engine {
     /// what STATUS reads rates at.
     public internal(set) var clock: UInt64 = 0
     /// Sessions with flat-out entries not yet handed to the store.
-    var unstored: [(slot: Int, name: SessionName)] = []
+    var unstored: [SessionName] = []
     /// The number of the next flat-out batch (`PoolJob.Ticket`).
     var nextTicket: UInt64 = 1
     /// The sessions in name order as of a `SessionTable.generation`, for

@@ -19,8 +19,12 @@ extension Event {
             appendName()
             output.appendLiteral(": ")
             ResponseEncoder.appendDecimal(UInt64(start.settings.monkeys), to: &output)
-            output.appendLiteral(" monkeys every ")
-            output.appendUTF8(start.settings.interval.description)
+            if start.settings.interval == .flatOut {
+                output.appendLiteral(" monkeys flat out")
+            } else {
+                output.appendLiteral(" monkeys every ")
+                output.appendUTF8(start.settings.interval.description)
+            }
         case .stopped(let typed):
             output.appendLiteral("stopped session ")
             appendName()

@@ -49,7 +49,7 @@ final class Daemon: @unchecked Sendable {
     /// The typing threads of flat-out sessions (Daemon+Typing.swift),
     /// started with the first batch; their number is read at start-up.
     lazy var typingPool = TypingPool(
-        threads: configuration.typingThreads ?? Syscalls.usableProcessorCount(),
+        threads: typingThreadCount,
         finished: { [weak self] in
             guard let daemon = self else { return }
             daemon.queue.async { daemon.typedBatchesFinished() }
@@ -58,6 +58,8 @@ final class Daemon: @unchecked Sendable {
             guard let daemon = self else { return }
             daemon.queue.async { daemon.sink.log(.warning, "typing thread: \(error)") }
         })
+    /// `typing_threads` as read at start-up (a reload does not change it).
+    let typingThreadCount: Int
     /// Flat-out batches handed to the typing threads and not yet merged.
     var batchesInFlight = 0
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (Daemon+Signals.swift).
@@ -88,6 +90,7 @@ final class Daemon: @unchecked Sendable {
     ) throws(StartupError) {
         self.options = options
         self.configuration = configuration
+        self.typingThreadCount = configuration.typingThreads ?? Syscalls.usableProcessorCount()
         self.sink = sink
         self.store = store
         self.coverageStore = CoverageStore(directory: options.stateDirectory + "/coverage")

@@ -17,6 +17,10 @@ import Synchronization
 final class TypingPool: Sendable {
     let threadCount: Int
     private let state = Mutex(State())
+    /// Every access to `state` goes through this queue too: ThreadSanitizer
+    /// does not see the futex under `Mutex`, and took the threads' accesses
+    /// for races; it does see `DispatchQueue.sync`. The lock then never waits.
+    private let serial = DispatchQueue(label: "monkeyd.typing-pool")
     private let jobsWaiting = DispatchSemaphore(value: 0)
     private let finished: @Sendable () -> Void
     private let failed: @Sendable (SystemError) -> Void
@@ -40,10 +44,14 @@ final class TypingPool: Sendable {
         self.failed = failed
     }
 
+    private func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+        serial.sync { state.withLock { value in body(&value) } }
+    }
+
     /// Queues jobs for the threads, starting them the first time.
     func submit(_ jobs: [PoolJob]) {
         guard !jobs.isEmpty else { return }
-        let start = state.withLock { state -> Bool in
+        let start = locked { state -> Bool in
             if state.nextJob > 0 && state.nextJob == state.jobs.count {
                 state.jobs.removeAll(keepingCapacity: true)
                 state.nextJob = 0
@@ -60,7 +68,7 @@ final class TypingPool: Sendable {
     /// waiting (then the owner takes them in passes of their own, so that
     /// requests are served between two merges).
     func takeResult() -> (result: PoolResult?, more: Bool) {
-        state.withLock { state in
+        locked { state in
             guard !state.results.isEmpty else {
                 state.ownerNotified = false
                 return (nil, false)
@@ -94,14 +102,14 @@ final class TypingPool: Sendable {
         var typist = Typist()
         while true {
             jobsWaiting.wait()
-            let job = state.withLock { state -> PoolJob? in
+            let job = locked { state -> PoolJob? in
                 guard state.nextJob < state.jobs.count else { return nil }
                 defer { state.nextJob += 1 }
                 return state.jobs[state.nextJob]
             }
             guard let job else { continue }
             let (batch, matches) = Engine.type(job.job, index: job.index, with: &typist)
-            let notify = state.withLock { state -> Bool in
+            let notify = locked { state -> Bool in
                 state.results.append(PoolResult(ticket: job.ticket, batch: batch, matches: matches))
                 defer { state.ownerNotified = true }
                 return !state.ownerNotified
