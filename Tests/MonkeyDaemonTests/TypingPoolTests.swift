@@ -23,13 +23,15 @@ struct TypingPoolTests {
         let woken = DispatchSemaphore(value: 0)
         let pool = TypingPool(threads: 3, finished: { woken.signal() }, failed: { _ in })
         pool.submit(jobs)
-        var results: [(ticket: PoolJob.Ticket, batch: TypedBatch)] = []
+        var results: [PoolResult] = []
         while results.count < jobs.count {
             #expect(woken.wait(timeout: .now() + 30) == .success, "the owner is woken")
             while case (let result?, _) = pool.takeResult() { results.append(result) }
         }
         #expect(Set(results.map(\.ticket.number)) == Set(jobs.map(\.ticket.number)))
-        for (ticket, batch) in results {
+        for result in results {
+            let (ticket, batch) = (result.ticket, result.batch)
+            #expect(result.matches == nil, "a plain session's texts are not scanned")
             let job = try #require(jobs.first { $0.ticket.number == ticket.number })
             var typist = Typist()
             let expected = typist.type(job.job)

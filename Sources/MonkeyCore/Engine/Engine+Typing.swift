@@ -223,7 +223,7 @@ extension Engine {
     /// while it was in flight wins, and its ids were never given. Either
     /// way the session may have its next batch. Returns the events.
     public mutating func merge(
-        _ batch: TypedBatch, matches: CorpusMatches?, of ticket: PoolJob.Ticket, now: UInt64,
+        _ batch: TypedBatch, matches: CorpusMatches? = nil, of ticket: PoolJob.Ticket, now: UInt64,
         into typed: inout [TypedEntry]
     ) -> [Event] {
         var events: [Event] = []
