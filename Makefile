@@ -59,7 +59,8 @@ test-sanitizers: deps
 		ASAN_OPTIONS=detect_leaks=0:suppressions=$$supp $(SWIFT) test --skip-build --sanitize=address \
 		--scratch-path .build/asan; status=$$?; rm -f $$supp; exit $$status
 
-## bench: monkeyd against redis-server, side by side (see BENCHMARKS.md); not part of `make test`.
+## bench: monkeyd against redis-server, side by side, then flat out (bench/flatout.py) and corpus sessions
+## flat out (bench/corpus.py, fetching Shakespeare as `make corpus` if missing); see BENCHMARKS.md.
 bench: deps
 	@missing=""; for p in redis-server gcc python3; do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -69,6 +70,8 @@ bench: deps
 	fi
 	$(SWIFT) build -c release
 	python3 bench/bench.py $(BENCH_FLAGS)
+	python3 bench/flatout.py $(FLATOUT_FLAGS)
+	python3 bench/corpus.py --corpus-dir "$$(scripts/fetch-corpus --dir '$(CORPUS_DIR)')" $(CORPUS_BENCH_FLAGS)
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift

@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 """Corpus sessions in the daemon, flat out, against Shakespeare. See BENCHMARKS.md.
 
-    bench/corpus.py [--corpus-dir DIR] [--seconds S] [--rounds R] [--monkeys N]
+    bench/corpus.py [--corpus-dir DIR] [--seconds S] [--rounds R] [--monkeys N] [--entries E]
                     [--full-chunk K] [--full-seconds LIMIT] [--skip-full]
 
 Each round starts a release monkeyd (its own state directory, corpus_dir =
 DIR) and measures, one after the other:
 
-- a plain flat-out session (the default alphabet, target `tobeornottobe`):
-  characters typed per second of daemon CPU and of wall time;
-- a flat-out corpus session `shakespeare` at chunk 9: windows checked per
-  second of daemon CPU (STATUS `windows=`; CPU is utime + stime of every
-  thread, /proc/PID/stat) and of wall time; the wall rate projects
-  Anderson's run, the hours to 99.99 % of the letters by the odds'
-  formula (`monkeyctl odds --corpus DIR --chunk 9`);
-- the daemon's RSS with that session, then the start-up with it: the
-  daemon stopped (SIGTERM) and started on the same state directory, the
-  time to its first PING answer and to the session's first STATUS.
+- a flat-out corpus session `shakespeare` at chunk 9, first, in the fresh
+  daemon: windows checked per second of daemon CPU (STATUS `windows=`; CPU
+  is utime + stime of every thread, /proc/PID/stat) and of wall time; the
+  wall rate projects Anderson's run, the hours to 99.99 % of the letters by
+  the odds' formula (`monkeyctl odds --corpus DIR --chunk 9`); the daemon's
+  RSS with it;
+- then a plain flat-out session (the default alphabet, target
+  `tobeornottobe`): characters typed per second of daemon CPU and of wall
+  time, to set beside the windows;
+- the start-up with the (stopped) corpus session: the daemon stopped
+  (SIGTERM) and started on the same state directory, the time to its first
+  PING answer and to the session's first STATUS, and its RSS then.
+
+max_entries is --entries (10): a flat-out batch's kept entries are the ones
+made into texts, so retention is part of the shape.
 
 Then, once: a real run at chunk --full-chunk (7) flat out until every letter
 is covered (or --full-seconds pass), coverage (covered / corpus_chars)
@@ -71,11 +76,11 @@ def odds_windows(corpus_dir, chunk, coverage=None):
 
 
 class Daemon:
-    def __init__(self, directory, corpus_dir):
+    def __init__(self, directory, corpus_dir, entries):
         self.directory = directory
         self.configuration = os.path.join(directory, "monkeyd.conf")
         with open(self.configuration, "w") as file:
-            file.write(f"corpus_dir = {corpus_dir}\nmax_entries = 1000\n")
+            file.write(f"corpus_dir = {corpus_dir}\nmax_entries = {entries}\n")
         self.path = os.path.join(directory, "monkeyd.sock")
         self.process = None
 
@@ -115,15 +120,11 @@ def measure(client, pid, session, field, seconds):
 
 def one_round(arguments, corpus_dir, windows_9):
     with tempfile.TemporaryDirectory(prefix="monkeyd-corpus.") as directory:
-        daemon = Daemon(directory, corpus_dir)
+        daemon = Daemon(directory, corpus_dir, arguments.entries)
         try:
             client, _ = daemon.start()
             pid = daemon.process.pid
-            client.request(f"START plain interval=0 monkeys={arguments.monkeys} target=tobeornottobe")
-            typed_cpu, typed_wall, typed_cores = measure(client, pid, "plain", "typed", arguments.seconds)
-            client.request("DELETE plain")
-            typed_cpu *= arguments.monkeys
-            typed_wall *= arguments.monkeys
+            # The corpus session first, in a fresh daemon, for its RSS.
             began = time.monotonic()
             client.request(f"START shakespeare interval=0 monkeys={arguments.monkeys} corpus=shakespeare chunk=9")
             start_seconds = time.monotonic() - began
@@ -131,7 +132,11 @@ def one_round(arguments, corpus_dir, windows_9):
                                                                arguments.seconds)
             rss, peak = resident_mib(pid)
             client.request("STOP shakespeare")
-            stopped_rss, _ = resident_mib(pid)
+            client.request(f"START plain interval=0 monkeys={arguments.monkeys} target=tobeornottobe")
+            typed_cpu, typed_wall, typed_cores = measure(client, pid, "plain", "typed", arguments.seconds)
+            client.request("DELETE plain")
+            typed_cpu *= arguments.monkeys
+            typed_wall *= arguments.monkeys
             daemon.stop()
             # From the exec to the first PING answered, then to the session's STATUS.
             client, answered = daemon.start()
@@ -145,7 +150,7 @@ def one_round(arguments, corpus_dir, windows_9):
         "plain_cpu": typed_cpu / 1e6, "plain_wall": typed_wall / 1e6, "plain_cores": typed_cores,
         "windows_cpu": windows_cpu / 1e6, "windows_wall": windows_wall / 1e6, "windows_cores": windows_cores,
         "hours": windows_9 / windows_wall / 3600, "start_ms": start_seconds * 1e3,
-        "rss": rss, "hwm": peak, "stopped_rss": stopped_rss, "restarted_rss": restarted_rss,
+        "rss": rss, "hwm": peak, "restarted_rss": restarted_rss,
         "first_answer_ms": answered * 1e3, "status_ms": status_after * 1e3,
     }
 
@@ -154,7 +159,7 @@ def full_run(arguments, corpus_dir, chunk, limit):
     windows_goal = odds_windows(corpus_dir, chunk)
     samples, reached = [], None
     with tempfile.TemporaryDirectory(prefix="monkeyd-corpus-full.") as directory:
-        daemon = Daemon(directory, corpus_dir)
+        daemon = Daemon(directory, corpus_dir, arguments.entries)
         try:
             client, _ = daemon.start()
             pid = daemon.process.pid
@@ -204,6 +209,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=5, help="measured window of each flat-out session")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--monkeys", type=int, default=10000)
+    parser.add_argument("--entries", type=int, default=10,
+                        help="max_entries: a flat-out batch's kept entries are the ones made into texts")
     parser.add_argument("--full-chunk", type=int, default=7)
     parser.add_argument("--full-seconds", type=float, default=900, help="at most this long for the real run")
     parser.add_argument("--skip-full", action="store_true")
@@ -223,7 +230,7 @@ def main():
         def column(key, digits=0):
             return spread([result[key] for result in results], digits)
 
-        print(f"monkeys={arguments.monkeys} rounds={arguments.rounds} seconds={arguments.seconds} "
+        print(f"monkeys={arguments.monkeys} max_entries={arguments.entries} rounds={arguments.rounds} seconds={arguments.seconds} "
               f"load {column('load', 1)} at the start of each round")
         print(f"plain flat out: M characters per daemon CPU-second  {column('plain_cpu')}"
               f"  per wall-second {column('plain_wall')}  ({column('plain_cores', 2)} cores)")
@@ -234,7 +241,7 @@ def main():
         print(f"Anderson's run projected: {windows_9:.4g} windows to 99.99 % at chunk 9: "
               f"{column('hours', 1)} hours at the wall rate")
         print(f"RSS with the chunk-9 session MiB {column('rss')} (high-water {column('hwm')}); "
-              f"stopped {column('stopped_rss')}; after a restart with it {column('restarted_rss')}")
+              f"after a restart with it {column('restarted_rss')}")
         print(f"START corpus=shakespeare chunk=9 answered in ms {column('start_ms')}")
         print(f"restart with it: first PING answer ms {column('first_answer_ms')}, "
               f"its STATUS ms {column('status_ms')}")
