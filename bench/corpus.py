@@ -128,6 +128,7 @@ def one_round(arguments, corpus_dir, windows_9):
             began = time.monotonic()
             client.request(f"START shakespeare interval=0 monkeys={arguments.monkeys} corpus=shakespeare chunk=9")
             start_seconds = time.monotonic() - began
+            indexed_rss, _ = resident_mib(pid)
             windows_cpu, windows_wall, windows_cores = measure(client, pid, "shakespeare", "windows",
                                                                arguments.seconds)
             rss, peak = resident_mib(pid)
@@ -150,7 +151,7 @@ def one_round(arguments, corpus_dir, windows_9):
         "plain_cpu": typed_cpu / 1e6, "plain_wall": typed_wall / 1e6, "plain_cores": typed_cores,
         "windows_cpu": windows_cpu / 1e6, "windows_wall": windows_wall / 1e6, "windows_cores": windows_cores,
         "hours": windows_9 / windows_wall / 3600, "start_ms": start_seconds * 1e3,
-        "rss": rss, "hwm": peak, "restarted_rss": restarted_rss,
+        "indexed_rss": indexed_rss, "rss": rss, "hwm": peak, "restarted_rss": restarted_rss,
         "first_answer_ms": answered * 1e3, "status_ms": status_after * 1e3,
     }
 
@@ -240,7 +241,8 @@ def main():
               f"{statistics.median(r['windows_cpu'] / r['plain_cpu'] for r in results):.2f}")
         print(f"Anderson's run projected: {windows_9:.4g} windows to 99.99 % at chunk 9: "
               f"{column('hours', 1)} hours at the wall rate")
-        print(f"RSS with the chunk-9 session MiB {column('rss')} (high-water {column('hwm')}); "
+        print(f"RSS with the chunk-9 session MiB: started {column('indexed_rss')}, "
+              f"after typing {column('rss')} (high-water {column('hwm')}); "
               f"after a restart with it {column('restarted_rss')}")
         print(f"START corpus=shakespeare chunk=9 answered in ms {column('start_ms')}")
         print(f"restart with it: first PING answer ms {column('first_answer_ms')}, "
