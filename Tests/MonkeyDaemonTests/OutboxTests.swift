@@ -35,4 +35,19 @@ struct OutboxTests {
         #expect(outbox.epochChanges[gone] == .some(nil))
         #expect(outbox.epochChanges[kept] == .some(5))
     }
+
+    /// A session compacting at every batch hands the sync one file, the
+    /// newest of its epoch; another epoch's file stays beside it.
+    @Test func onlyTheNewestEntriesFileOfAnEpochWaits() {
+        var outbox = Outbox()
+        for id in UInt64(1)...500 {
+            let entry = Entry(id: id, number: id, text: "x", isHit: false)
+            outbox.replace(kept, epoch: 1, with: [UInt8](repeating: 7, count: Int(id)), newest: entry)
+        }
+        outbox.replace(gone, epoch: 2, with: [1, 2], newest: Entry(id: 9, number: 9, text: "y", isHit: false))
+        outbox.replace(kept, epoch: 3, with: [3], newest: Entry(id: 501, number: 1, text: "z", isHit: false))
+        #expect(outbox.replacements.map(\.lastID) == [500, 9, 501])
+        #expect(outbox.replacements.map(\.epoch) == [1, 2, 3])
+        #expect(outbox.replacementBytes == 500 + 2 + 1, "the bytes waiting are the files that wait")
+    }
 }

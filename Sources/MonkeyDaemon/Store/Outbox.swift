@@ -12,6 +12,8 @@ struct Outbox: Sendable {
     /// with the newest entry they hold.
     var replacements: [Replacement] = []
     var replacementBytes = 0
+    /// Where each session's newest waiting replacement is in `replacements`.
+    private var replacementIndex: [SessionName: Int] = [:]
     /// Sessions whose epoch changed (created, cleared) or that are gone
     /// (nil): only the newest epoch of each, since the writer starts the
     /// file afresh for it. A stream of CLEARs of one session between two
@@ -48,10 +50,22 @@ struct Outbox: Sendable {
         entries.append(entry, session: session, epoch: epoch)
     }
 
+    /// A newer file of the same session and epoch takes the place of one
+    /// still waiting: it holds every entry the older one kept that
+    /// retention kept, and the writer would only have overwritten it. A
+    /// session compacting at every flat-out batch so costs one file a
+    /// sync, not one a batch (which piled up while each sync wrote them all).
     mutating func replace(_ name: SessionName, epoch: UInt64, with file: [UInt8], newest: Entry) {
-        replacements.append(
-            Replacement(name: name, epoch: epoch, bytes: file, lastID: newest.id, lastNumber: newest.number))
+        let replacement = Replacement(
+            name: name, epoch: epoch, bytes: file, lastID: newest.id, lastNumber: newest.number)
         replacementBytes += file.count
+        if let index = replacementIndex[name], replacements[index].epoch == epoch {
+            replacementBytes -= replacements[index].bytes.count
+            replacements[index] = replacement
+        } else {
+            replacementIndex[name] = replacements.count
+            replacements.append(replacement)
+        }
     }
 
     /// The session's epoch changed or it is gone. What it typed before
