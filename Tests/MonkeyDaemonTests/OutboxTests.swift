@@ -40,14 +40,23 @@ struct OutboxTests {
     /// newest of its epoch; another epoch's file stays beside it.
     @Test func onlyTheNewestEntriesFileOfAnEpochWaits() {
         var outbox = Outbox()
+        var log = EntryLog(capacity: 10)
         for id in UInt64(1)...500 {
             let entry = Entry(id: id, number: id, text: "x", isHit: false)
-            outbox.replace(kept, epoch: 1, with: [UInt8](repeating: 7, count: Int(id)), newest: entry)
+            log.append(entry)
+            outbox.replace(kept, epoch: 1, with: log, newest: entry)
         }
-        outbox.replace(gone, epoch: 2, with: [1, 2], newest: Entry(id: 9, number: 9, text: "y", isHit: false))
-        outbox.replace(kept, epoch: 3, with: [3], newest: Entry(id: 501, number: 1, text: "z", isHit: false))
+        var other = EntryLog(capacity: 10)
+        let lone = Entry(id: 9, number: 9, text: "y", isHit: false)
+        other.append(lone)
+        outbox.replace(gone, epoch: 2, with: other, newest: lone)
+        outbox.replace(kept, epoch: 3, with: other, newest: Entry(id: 501, number: 1, text: "z", isHit: false))
         #expect(outbox.replacements.map(\.lastID) == [500, 9, 501])
         #expect(outbox.replacements.map(\.epoch) == [1, 2, 3])
-        #expect(outbox.replacementBytes == 500 + 2 + 1, "the bytes waiting are the files that wait")
+        #expect(outbox.replacementBytes == outbox.replacements.map(\.size).reduce(0, +), "what waits is counted once")
+        let newest = outbox.replacements[0]
+        #expect(
+            newest.file == EntryFile.encode((0..<log.count).lazy.map { log[$0] }, epoch: 1),
+            "the file is the log as it was at the newest compaction")
     }
 }

@@ -173,11 +173,7 @@ final class FileStore: @unchecked Sendable {
     func append(_ typed: TypedEntry, of session: Session) -> UInt64 {
         let plan = policy.typed(typed.entry, of: session)
         if plan.compactsEntriesFile {
-            let log = session.log
-            outbox.replace(
-                session.name, epoch: session.epoch,
-                with: EntryFile.encode((0..<log.count).lazy.map { log[$0] }, epoch: session.epoch),
-                newest: typed.entry)
+            outbox.replace(session.name, epoch: session.epoch, with: session.log, newest: typed.entry)
         } else {
             record(typed)
         }

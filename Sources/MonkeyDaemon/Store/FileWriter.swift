@@ -126,7 +126,7 @@ final class FileWriter: @unchecked Sendable {
         for replacement in outbox.replacements {
             guard let files = sessions[replacement.name], files.epoch == replacement.epoch else { continue }
             do {
-                try replaceEntriesFile(files, of: replacement.name, with: replacement.bytes)
+                try replaceEntriesFile(files, of: replacement.name, with: replacement.file)
                 files.isCurrent = true
                 files.lastID = replacement.lastID
                 files.lastNumber = replacement.lastNumber

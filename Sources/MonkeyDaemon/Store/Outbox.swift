@@ -31,9 +31,17 @@ struct Outbox: Sendable {
     struct Replacement: Sendable {
         let name: SessionName
         let epoch: UInt64
-        let bytes: [UInt8]
+        /// The session's retained entries when it compacted: a copy that
+        /// shares the log's chunks, encoded on the storage thread
+        /// (`file`), not on the daemon's queue at every compaction.
+        let log: EntryLog
+        /// About the bytes of its file, for `isLarge`.
+        let size: Int
         let lastID: UInt64
         let lastNumber: UInt64
+
+        /// The entries file that replaces the session's.
+        var file: [UInt8] { EntryFile.encode((0..<log.count).lazy.map { log[$0] }, epoch: epoch) }
     }
 
     var isEmpty: Bool {
@@ -55,12 +63,15 @@ struct Outbox: Sendable {
     /// retention kept, and the writer would only have overwritten it. A
     /// session compacting at every flat-out batch so costs one file a
     /// sync, not one a batch (which piled up while each sync wrote them all).
-    mutating func replace(_ name: SessionName, epoch: UInt64, with file: [UInt8], newest: Entry) {
+    mutating func replace(_ name: SessionName, epoch: UInt64, with log: EntryLog, newest: Entry) {
+        // Every retained text is about as long as the newest (the monkeys
+        // seldom change), and a record's framing is a few bytes.
+        let size = log.count * (newest.text.utf8.count + 16)
         let replacement = Replacement(
-            name: name, epoch: epoch, bytes: file, lastID: newest.id, lastNumber: newest.number)
-        replacementBytes += file.count
+            name: name, epoch: epoch, log: log, size: size, lastID: newest.id, lastNumber: newest.number)
+        replacementBytes += size
         if let index = replacementIndex[name], replacements[index].epoch == epoch {
-            replacementBytes -= replacements[index].bytes.count
+            replacementBytes -= replacements[index].size
             replacements[index] = replacement
         } else {
             replacementIndex[name] = replacements.count
