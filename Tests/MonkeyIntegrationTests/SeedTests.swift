@@ -32,9 +32,11 @@ struct SeedTests {
     /// `monkeyctl replay` derives for its id.
     @Test func replayMatchesEveryLoggedEntryAcrossACrash() throws {
         let state = TemporaryDirectory()
-        let configuration = "sync_interval = 20ms\n"
+        // Retention far above what is typed, so that the entries before the
+        // crash are still there beside the ones after it.
+        let configuration = "sync_interval = 20ms\nmax_entries = 100000\n"
         let daemon = try DaemonProcess(configuration: configuration, stateDirectory: state.path)
-        _ = try daemon.request("START s seed=18446744073709551615 monkeys=5 interval=1ms alphabet=äöüß🐒")
+        _ = try daemon.request("START s seed=18446744073709551615 monkeys=5 interval=10ms alphabet=äöüß🐒")
         #expect(try eventually { try Self.log(daemon, "s").count >= 30 })
         try daemon.stop(signal: SIGKILL)
         let again = try DaemonProcess(configuration: configuration, stateDirectory: state.path)

@@ -10,15 +10,8 @@ extension Engine {
         let target: TypingTarget
 
         init(_ settings: SessionSettings) {
-            alphabet = TypingAlphabet(settings.alphabet)
+            alphabet = TypingAlphabet.shared(settings.alphabet)
             target = TypingTarget(settings.target, alphabet: alphabet)
-        }
-
-        /// Built for these settings' alphabet and target. Copies of one
-        /// string or array compare by their storage first: cheap at every
-        /// tick while nothing changed.
-        func fit(_ settings: SessionSettings) -> Bool {
-            alphabet.alphabet == settings.alphabet && target.matcher == settings.target
         }
     }
 
@@ -26,11 +19,12 @@ extension Engine {
     /// its next id, its best progress so far, its retention.
     static func job(for scheduled: inout ScheduledSession, count: Int, random: WyRand) -> TypingJob {
         let tables = scheduled.typingTables()
-        let session = scheduled.session
+        // Read in place: a copy of the session would retain each of its parts, at every tick.
         return TypingJob(
-            monkeys: session.settings.monkeys, alphabet: tables.alphabet, target: tables.target,
-            seed: session.settings.seed, firstID: session.nextID, count: count, keep: session.log.capacity,
-            bestLength: session.bestLength, random: random, hitTextLimit: Self.hitTextLimit)
+            monkeys: scheduled.session.settings.monkeys, alphabet: tables.alphabet, target: tables.target,
+            seed: scheduled.session.settings.seed, firstID: scheduled.session.nextID, count: count,
+            keep: scheduled.session.log.capacity, bestLength: scheduled.session.bestLength, random: random,
+            hitTextLimit: Self.hitTextLimit)
     }
 
     /// The most hits of one batch reported with their texts (one `hit`
@@ -115,7 +109,13 @@ extension Engine.ScheduledSession {
     /// The tables for the session's alphabet and target, built when they
     /// changed since the last batch.
     mutating func typingTables() -> Engine.TypingTables {
-        if let tables = tables, tables.fit(session.settings) { return tables }
+        // Copies of one string or array compare by their storage first:
+        // cheap at every tick while nothing changed.
+        if let tables, tables.alphabet.alphabet == session.settings.alphabet,
+            tables.target.matcher == session.settings.target
+        {
+            return tables
+        }
         let fresh = Engine.TypingTables(session.settings)
         tables = fresh
         return fresh

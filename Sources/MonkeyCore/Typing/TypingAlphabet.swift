@@ -7,41 +7,75 @@ public struct TypingAlphabet: Sendable {
     /// What `symbolOfByte` holds for a byte that is no character of the alphabet.
     public static let noSymbol = UInt16.max
 
-    public let alphabet: Alphabet
+    /// The tables, shared by every copy: a job, a session's tables and a
+    /// batch copy the alphabet at every tick, and one reference is one
+    /// retain where eight arrays were eight.
+    private let storage: TypingAlphabetStorage
+
+    public var alphabet: Alphabet { storage.alphabet }
     /// k, the number of characters.
-    public let count: Int
+    public var count: Int { storage.count }
     /// Every character is one byte: texts have `monkeys` bytes, and a
     /// text's bytes are its characters.
-    public let isSingleByte: Bool
+    public var isSingleByte: Bool { storage.isSingleByte }
     /// For a single-byte alphabet, the index of the character each byte is
     /// (`noSymbol` for the others); for another alphabet, all `noSymbol`.
     /// How a scan over windows of characters reads a single-byte text.
-    public let symbolOfByte: [UInt16]
+    public var symbolOfByte: [UInt16] { storage.symbolOfByte }
     /// Each character's UTF-8 bytes, the first in the lowest byte.
-    let symbolUTF8: [UInt32]
+    var symbolUTF8: [UInt32] { storage.symbolUTF8 }
     /// Each character's number of bytes.
-    let symbolLengths: [UInt8]
+    var symbolLengths: [UInt8] { storage.symbolLengths }
     /// The longest character's number of bytes.
-    let widestSymbol: Int
+    var widestSymbol: Int { storage.widestSymbol }
     /// The share of a typed text's bytes that are each byte value, for the
     /// target search's choice of the bytes it filters on.
-    let byteShare: [Double]
+    var byteShare: [Double] { storage.byteShare }
     /// Unseeded typing reads groups of `groupSize` characters as one digit
     /// of base k^groupSize (see `UniformDigits`); 1 for a multi-byte alphabet.
-    let groupSize: Int
+    var groupSize: Int { storage.groupSize }
     /// The method for those digits; nil for an alphabet of one character,
     /// which needs no randomness.
-    let groupDigits: UniformDigits<UInt64>?
+    var groupDigits: UniformDigits<UInt64>? { storage.groupDigits }
     /// For a single-byte alphabet, each group's bytes, the first character
     /// in the lowest byte: digit d of base k^g stands for the characters of
     /// its g digits in base k, most significant first.
-    let groupBytes: [UInt64]
+    var groupBytes: [UInt64] { storage.groupBytes }
     /// Seeded typing's rejection threshold, (2^64 − k) mod k.
-    let seededThreshold: UInt64
+    var seededThreshold: UInt64 { storage.seededThreshold }
 
     public static let lowercaseLatin = TypingAlphabet(.lowercaseLatin)
 
     public init(_ alphabet: Alphabet) {
+        storage = TypingAlphabetStorage(alphabet)
+    }
+
+    /// The tables for `alphabet`: the default alphabet's are built once and
+    /// shared by every session that types it (most do), others anew.
+    public static func shared(_ alphabet: Alphabet) -> TypingAlphabet {
+        alphabet == .lowercaseLatin ? lowercaseLatin : TypingAlphabet(alphabet)
+    }
+
+    /// Characters typed per word drawn, for an unseeded session.
+    var charactersPerDraw: Int { groupSize * (groupDigits?.digitsPerDraw ?? 1) }
+}
+
+/// What a `TypingAlphabet` holds, built once (see `TypingAlphabet.init`).
+private final class TypingAlphabetStorage: Sendable {
+    let alphabet: Alphabet
+    let count: Int
+    let isSingleByte: Bool
+    let symbolOfByte: [UInt16]
+    let symbolUTF8: [UInt32]
+    let symbolLengths: [UInt8]
+    let widestSymbol: Int
+    let byteShare: [Double]
+    let groupSize: Int
+    let groupDigits: UniformDigits<UInt64>?
+    let groupBytes: [UInt64]
+    let seededThreshold: UInt64
+
+    init(_ alphabet: Alphabet) {
         self.alphabet = alphabet
         let scalars = Array(alphabet.text.unicodeScalars)
         let k = scalars.count
@@ -68,7 +102,7 @@ public struct TypingAlphabet: Sendable {
         byteShare = share.map { $0 / Double(max(totalBytes, 1)) }
         let singleByte = totalBytes == k
         isSingleByte = singleByte
-        var symbols = [UInt16](repeating: Self.noSymbol, count: 256)
+        var symbols = [UInt16](repeating: TypingAlphabet.noSymbol, count: 256)
         if singleByte {
             for (index, word) in utf8.enumerated() { symbols[Int(word)] = UInt16(index) }
         }
@@ -78,7 +112,7 @@ public struct TypingAlphabet: Sendable {
         var group = 1
         if singleByte {
             var size = k
-            while group < 8 && size * k <= Self.groupTableLimit {
+            while group < 8 && size * k <= TypingAlphabet.groupTableLimit {
                 size *= k
                 group += 1
             }
@@ -107,9 +141,6 @@ public struct TypingAlphabet: Sendable {
             return word
         }
     }
-
-    /// Characters typed per word drawn, for an unseeded session.
-    var charactersPerDraw: Int { groupSize * (groupDigits?.digitsPerDraw ?? 1) }
 }
 
 /// The tables of a `TypingAlphabet`, lent as pointers for one batch.

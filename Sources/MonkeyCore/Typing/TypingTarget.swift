@@ -8,38 +8,25 @@
 /// when it contains the prefix of b + 1 characters. A prefix holding a
 /// character the alphabet lacks can never be typed: no search looks for it.
 public struct TypingTarget: Sendable {
-    public let matcher: TargetMatcher
+    /// The tables, shared by every copy (see `TypingAlphabet.storage`).
+    private let storage: TypingTargetStorage
+
+    public var matcher: TargetMatcher { storage.matcher }
     /// The target's UTF-8 bytes.
-    let bytes: [UInt8]
+    var bytes: [UInt8] { storage.bytes }
     /// The byte length of the prefix of n characters, n = 0...length.
-    let prefixBytes: [Int]
+    var prefixBytes: [Int] { storage.prefixBytes }
     /// The target's length in characters.
-    public let length: Int
+    public var length: Int { storage.length }
     /// The longest prefix, in characters, made only of the alphabet's
     /// characters: best progress never passes it, and a target longer than
     /// it is never hit.
-    public let reachable: Int
+    public var reachable: Int { storage.reachable }
     /// The share of typed bytes that are each byte value (the alphabet's).
-    let byteShare: [Double]
+    var byteShare: [Double] { storage.byteShare }
 
     public init(_ matcher: TargetMatcher, alphabet: TypingAlphabet) {
-        self.matcher = matcher
-        bytes = Array(matcher.target.utf8)
-        let known = Set(alphabet.alphabet.text.unicodeScalars)
-        var lengths = [0]
-        var total = 0
-        var reachable = 0
-        var stillReachable = true
-        for scalar in matcher.target.unicodeScalars {
-            total += String(scalar).utf8.count
-            lengths.append(total)
-            stillReachable = stillReachable && known.contains(scalar)
-            if stillReachable { reachable += 1 }
-        }
-        prefixBytes = lengths
-        length = lengths.count - 1
-        self.reachable = reachable
-        byteShare = alphabet.byteShare
+        storage = TypingTargetStorage(matcher, alphabet: alphabet)
     }
 
     public var isEmpty: Bool { length == 0 }
@@ -63,5 +50,35 @@ public struct TypingTarget: Sendable {
             if prefixBytes[middle] <= byteCount { low = middle } else { high = middle - 1 }
         }
         return low
+    }
+}
+
+/// What a `TypingTarget` holds, built once (see `TypingTarget.init`).
+private final class TypingTargetStorage: Sendable {
+    let matcher: TargetMatcher
+    let bytes: [UInt8]
+    let prefixBytes: [Int]
+    let length: Int
+    let reachable: Int
+    let byteShare: [Double]
+
+    init(_ matcher: TargetMatcher, alphabet: TypingAlphabet) {
+        self.matcher = matcher
+        bytes = Array(matcher.target.utf8)
+        let known = Set(alphabet.alphabet.text.unicodeScalars)
+        var lengths = [0]
+        var total = 0
+        var reachable = 0
+        var stillReachable = true
+        for scalar in matcher.target.unicodeScalars {
+            total += String(scalar).utf8.count
+            lengths.append(total)
+            stillReachable = stillReachable && known.contains(scalar)
+            if stillReachable { reachable += 1 }
+        }
+        prefixBytes = lengths
+        length = lengths.count - 1
+        self.reachable = reachable
+        byteShare = alphabet.byteShare
     }
 }
