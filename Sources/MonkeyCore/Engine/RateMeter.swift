@@ -11,6 +11,9 @@ struct RateMeter: Sendable {
     private var samples: [Sample] = []
     /// The newest count and when it was noted.
     private var latest: Sample?
+    /// When the newest of `samples` was taken, kept beside `latest` so that
+    /// a tick reads no array (a cache miss a session with thousands of them).
+    private var newestSampleTime: UInt64?
 
     struct Sample: Sendable {
         let time: UInt64
@@ -20,10 +23,12 @@ struct RateMeter: Sendable {
     /// The session has typed `count` entries in all by `now`.
     mutating func note(_ count: UInt64, at now: UInt64) {
         if let latest, now &- latest.time > Self.window { reset() }
-        if let latest, samples.last.map({ latest.time &- $0.time >= Self.step }) ?? true {
+        if let latest, newestSampleTime.map({ latest.time &- $0 >= Self.step }) ?? true {
             samples.append(latest)
+            newestSampleTime = latest.time
+            // Trimmed only here: `rate` skips samples older than the window.
+            while samples.count > 1 && now &- samples[1].time > Self.window { samples.removeFirst() }
         }
-        while samples.count > 1 && now &- samples[1].time > Self.window { samples.removeFirst() }
         latest = Sample(time: now, count: count)
     }
 
@@ -31,6 +36,7 @@ struct RateMeter: Sendable {
     mutating func reset() {
         samples.removeAll()
         latest = nil
+        newestSampleTime = nil
     }
 
     /// Entries per second at `now`: from the oldest sample in the window to
