@@ -779,7 +779,7 @@ class Bench:
         "ping single requests/s": ("ratio", 1.0, ">="),
         "ping pipeline requests/s": ("ratio", 1.0, ">="),
         "ping conns requests/s": ("ratio", 1.0, ">="),
-        "typing 10,000 sessions: CPU % of one core": ("value", 5.0, "<="),
+        "typing 10,000 sessions: CPU % of one core": ("value", 2.5, "<="),
         "typing 10,000 sessions: tick lateness p99 ms": ("value", 5.0, "<"),
         "fan-out 100×1 kHz: entries lost": ("value", 0.0, "<="),
         "fan-out 100×1 kHz: server CPU %": ("ratio", 1.0, "<"),
