@@ -1,16 +1,16 @@
 /// Typing of a corpus session: what its batches cover decides its hits.
 extension Engine {
-    /// As `merge`, for a corpus session: its texts' chunks covered in id
-    /// order (`CorpusRun.cover`), which decides its hits (an entry that
-    /// covered a character not covered before), then the batch taken in
-    /// with them. Events in id order: a `hit` for each of the first
-    /// `hitTextLimit` hits of the batch (the others counted), with the
-    /// works each completed and each new whole percent.
-    static func mergeCovering(
-        _ batch: TypedBatch, _ matches: CorpusMatches, into scheduled: inout ScheduledSession, now: UInt64,
-        typed: inout [TypedEntry], events: inout [Event], isForStore: Bool
-    ) {
-        guard var run = scheduled.corpus.take() else { return }
+    /// Covers, in id order, the chunks of a corpus session's batch
+    /// (`CorpusRun.cover`), which decides its hits (an entry that covered a
+    /// character not covered before): their ids, in order. Events in id
+    /// order: a `hit` for each of the first `hitTextLimit` hits of the batch
+    /// (the others counted), with the works each completed and each new
+    /// whole percent. Nil when the session has no corpus.
+    static func cover(
+        _ batch: TypedBatch, _ matches: CorpusMatches, into scheduled: inout ScheduledSession,
+        events: inout [Event]
+    ) -> [UInt64]? {
+        guard var run = scheduled.corpus.take() else { return nil }
         let name = scheduled.session.name
         let characters = scheduled.session.settings.monkeys
         let numberOfFirst = scheduled.session.nextNumber
@@ -33,21 +33,6 @@ extension Engine {
             appendEvents(of: said, entry: entry, session: name, corpus: run.corpus, to: &events)
         }
         scheduled.corpus = run
-        let epoch = scheduled.session.epoch
-        let isFollowed = scheduled.isFollowed
-        let attentionID = scheduled.attentionID
-        // Only the newest entry may need the store's bookkeeping (see `merge`).
-        let lastKeptID = batch.firstKeptID &+ UInt64(max(batch.kept.count - 1, 0))
-        scheduled.session.absorb(batch, coverageHits: hitIDs) { entry in
-            var typedEntry = TypedEntry(
-                session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
-                needsAttention: entry.id == lastKeptID && entry.id >= attentionID)
-            typedEntry.isForStore = isForStore
-            typed.append(typedEntry)
-        }
-        scheduled.entriesTyped &+= UInt64(batch.count)
-        scheduled.rate.note(scheduled.entriesTyped, at: now)
-        scheduled.charactersTyped &+= batch.charactersTyped
-        scheduled.hitsTyped &+= UInt64(hitIDs.count)
+        return hitIDs
     }
 }

@@ -47,17 +47,15 @@ extension Engine {
     /// entries into the log and, in id order, into `typed` for the daemon
     /// to deliver; its counters; a `best` event for each rise of best
     /// progress and a `hit` event for each reported hit, in id order (a
-    /// best before the hit of the same entry). The one place a batch
-    /// becomes the session's.
+    /// best before the hit of the same entry); for a corpus session, its
+    /// hits are what the batch covers (`cover`), their events first. The
+    /// one place a batch becomes the session's.
     static func merge(
         _ batch: TypedBatch, matches: CorpusMatches?, into scheduled: inout ScheduledSession, now: UInt64,
         typed: inout [TypedEntry], events: inout [Event], isForStore: Bool = true
     ) {
-        if let matches, scheduled.corpus != nil {
-            mergeCovering(
-                batch, matches, into: &scheduled, now: now, typed: &typed, events: &events, isForStore: isForStore)
-            return
-        }
+        // A corpus session's hits are what its batch covers, decided first.
+        let coverageHits = matches.flatMap { cover(batch, $0, into: &scheduled, events: &events) }
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let isFollowed = scheduled.isFollowed
@@ -66,7 +64,7 @@ extension Engine {
         // compaction writes the log, whose newest it then is, and an id
         // reservation for it covers the others.
         let lastKeptID = batch.firstKeptID &+ UInt64(max(batch.kept.count - 1, 0))
-        let numberOfFirst = scheduled.session.absorb(batch) { entry in
+        let numberOfFirst = scheduled.session.absorb(batch, coverageHits: coverageHits) { entry in
             var typedEntry = TypedEntry(
                 session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
                 needsAttention: entry.id == lastKeptID && entry.id >= attentionID)
@@ -76,8 +74,8 @@ extension Engine {
         scheduled.entriesTyped &+= UInt64(batch.count)
         scheduled.rate.note(scheduled.entriesTyped, at: now)
         scheduled.charactersTyped &+= batch.charactersTyped
-        scheduled.hitsTyped &+= UInt64(batch.hitCount)
-        guard !batch.improvements.isEmpty || !batch.reportedHitIDs.isEmpty else { return }
+        scheduled.hitsTyped &+= UInt64(coverageHits?.count ?? batch.hitCount)
+        guard coverageHits == nil, !batch.improvements.isEmpty || !batch.reportedHitIDs.isEmpty else { return }
         let target = scheduled.session.settings.target
         var improvements = batch.improvements.makeIterator()
         var improvement = improvements.next()
