@@ -171,7 +171,7 @@ private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
 /// a control log yields come back the same once written again.
 private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + Array(bytes)
-    sealed.withUnsafeMutableBytes { JournalFile.seal($0) }
+    sealed.withUnsafeMutableBytes { SealedRecord.seal($0) }
     for journal in [JournalFile.header + Array(bytes), JournalFile.header + sealed] {
         let contents = JournalFile.decode(journal)
         precondition(

@@ -42,7 +42,7 @@ struct JournalFileTests {
             VarInt.append(UInt64(entry.text.utf8.count), to: &record)
             record += entry.text.utf8
         }
-        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        record.withUnsafeMutableBytes { SealedRecord.seal($0) }
         return record
     }
 
@@ -50,7 +50,7 @@ struct JournalFileTests {
     static func freshStart(_ session: String) -> [UInt8] {
         var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [2, UInt8(session.utf8.count)]
         record += session.utf8
-        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        record.withUnsafeMutableBytes { SealedRecord.seal($0) }
         return record
     }
 
@@ -161,7 +161,7 @@ struct JournalFileTests {
     func aMalformedRecordIsNotTakenInPart(body: [UInt8]) throws {
         let good = Self.journal([[("a", Self.a1)]])
         var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + body
-        record.withUnsafeMutableBytes { JournalFile.seal($0) }
+        record.withUnsafeMutableBytes { SealedRecord.seal($0) }
         let contents = JournalFile.decode(good + record + Self.records([[("b", Self.b1)]]))
         #expect(contents.entries == [try Self.key("a"): [Self.a1]])
         #expect(contents.validLength == good.count)
@@ -176,7 +176,7 @@ struct JournalFileTests {
             var inner: [UInt8] = []
             EntryFile.appendRecord(entry, to: &inner)
             var record = [UInt8](repeating: 0, count: 8) + [1, UInt8(session.utf8.count)] + Array(session.utf8) + inner
-            record.withUnsafeMutableBytes { JournalFile.seal($0) }
+            record.withUnsafeMutableBytes { SealedRecord.seal($0) }
             return record
         }
         var bytes = JournalFile.headerVersion1 + entryRecord("a", Self.a1) + entryRecord("b", Self.b1)

@@ -46,13 +46,8 @@ public enum CorpusSourceFile {
             VarInt.append(UInt64(work.text.count), to: &output)
             output.append(contentsOf: work.text)
         }
-        output.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: UInt32(bytes.count - preambleLength).littleEndian, toByteOffset: 8, as: UInt32.self)
-            let crc = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: bytes[preambleLength...]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[8..<12])))
-            bytes.storeBytes(of: crc.littleEndian, toByteOffset: 12, as: UInt32.self)
-        }
+        // After the magic, the rest is one sealed record.
+        output.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[magic.count...])) }
         return output
     }
 
@@ -60,12 +55,10 @@ public enum CorpusSourceFile {
         guard bytes.count >= preambleLength, bytes.starts(with: magic) else { throw .notACopy }
         let read = bytes.withUnsafeBytes { raw -> Result<(String, [(name: String, bytes: [UInt8])]), Damage> in
             let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
             guard Int(length) == raw.count - preambleLength else { return .failure(.cut) }
-            let crc = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: raw[preambleLength...]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[8..<12])))
-            guard crc == stored else { return .failure(.badChecksum) }
+            guard SealedRecord.isIntact(raw, at: magic.count, bodyLength: Int(length)) else {
+                return .failure(.badChecksum)
+            }
             var reader = FieldReader(raw, at: preambleLength)
             guard let name = reader.text(), let count = reader.integer(), count <= UInt64(raw.count) else {
                 return .failure(.malformed)

@@ -74,13 +74,8 @@ public enum CoverageFile {
         } else {
             for word in words { output.appendFixed64(word) }
         }
-        output.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: UInt32(bytes.count - preambleLength).littleEndian, toByteOffset: 8, as: UInt32.self)
-            let crc = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: bytes[preambleLength...]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[8..<12])))
-            bytes.storeBytes(of: crc.littleEndian, toByteOffset: 12, as: UInt32.self)
-        }
+        // After the magic, the rest is one sealed record.
+        output.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[magic.count...])) }
         return output
     }
 
@@ -91,12 +86,10 @@ public enum CoverageFile {
         guard bytes.count >= headerLength, bytes.starts(with: magic) else { throw .notACoverageFile }
         let result = bytes.withUnsafeBytes { raw -> Result<Coverage, Damage> in
             let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
             guard Int(length) == raw.count - preambleLength else { return .failure(.cut) }
-            let crc = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: raw[preambleLength...]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[8..<12])))
-            guard crc == stored else { return .failure(.badChecksum) }
+            guard SealedRecord.isIntact(raw, at: magic.count, bodyLength: Int(length)) else {
+                return .failure(.badChecksum)
+            }
             guard raw[preambleLength..<(preambleLength + 32)].elementsEqual(digest.bytes) else {
                 return .failure(.otherCorpus)
             }

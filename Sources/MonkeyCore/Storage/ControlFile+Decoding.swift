@@ -93,7 +93,7 @@ extension ControlFile {
     static func record(in bytes: UnsafeRawBufferPointer, at offset: Int)
         -> Result<(ControlRecord, Int), EntryFileContents.Damage>
     {
-        JournalFile.sealedBody(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
+        SealedRecord.body(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
             guard let record = record(sealed.body) else { return .failure(.checksumMismatch(offset: offset)) }
             return .success((record, sealed.end))
         }

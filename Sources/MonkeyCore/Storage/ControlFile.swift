@@ -100,7 +100,7 @@ public enum ControlFile {
             output.append(Kind.eventIDs.rawValue)
             VarInt.append(reserved, to: &output)
         }
-        output.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        output.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
     /// A whole snapshot file: the state after every record of the log

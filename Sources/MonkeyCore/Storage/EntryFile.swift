@@ -65,21 +65,11 @@ public enum EntryFile {
         into record: UnsafeMutableRawBufferPointer
     ) {
         let textStart = recordHeaderLength + fixedPayloadLength
-        record.storeBytes(of: UInt32(fixedPayloadLength + text.count).littleEndian, as: UInt32.self)
         record.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
         record.storeBytes(of: number.littleEndian, toByteOffset: 16, as: UInt64.self)
         record[24] = isHit ? 1 : 0
         UnsafeMutableRawBufferPointer(rebasing: record[textStart...]).copyMemory(from: UnsafeRawBufferPointer(text))
-        storeChecksum(in: record)
-    }
-
-    /// Fills in the checksum of the length-and-checksum framed `record`:
-    /// CRC-32C of its length bytes and of everything after the checksum.
-    static func storeChecksum(in record: UnsafeMutableRawBufferPointer) {
-        let crc = CRC32C.checksum(
-            UnsafeRawBufferPointer(rebasing: record[recordHeaderLength...]),
-            continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: record[0..<4])))
-        record.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+        SealedRecord.seal(record)
     }
 
     /// A whole file holding `entries` of `epoch`.
@@ -190,12 +180,8 @@ extension EntryFile {
                 contents.damage = .truncatedRecord(offset: offset)
                 break
             }
-            let stored = integer(UInt32.self, bytes, at: offset + 4)
             let payloadStart = offset + recordHeaderLength
-            let computed = CRC32C.checksum(
-                UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + length)]),
-                continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
-            guard stored == computed else {
+            guard SealedRecord.isIntact(bytes, at: offset, bodyLength: length) else {
                 contents.damage = .checksumMismatch(offset: offset)
                 break
             }

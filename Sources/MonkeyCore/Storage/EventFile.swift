@@ -32,7 +32,7 @@ public enum EventFile {
         VarInt.append(UInt64(counted.count), to: &record)
         var fields = FileFields(record: record)
         event.writeFields(to: &fields)
-        scratch.withMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer($0)) }
+        scratch.withMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer($0)) }
         scratch.withBytes { output.append(contentsOf: $0) }
     }
 
@@ -72,7 +72,7 @@ public enum EventFile {
     private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, after lastID: UInt64)
         -> Result<(EventRecord, Int), EntryFileContents.Damage>
     {
-        JournalFile.sealedBody(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
+        SealedRecord.body(in: bytes, at: offset, maximumLength: maximumRecordLength).flatMap { sealed in
             guard let event = event(sealed.body) else { return .failure(.checksumMismatch(offset: offset)) }
             guard event.id > lastID else { return .failure(.outOfOrder(offset: offset)) }
             return .success((event, sealed.end))

@@ -51,7 +51,7 @@ public struct JournalBatch: Sendable {
     public mutating func seal() {
         guard let start = openStart else { return }
         openStart = nil
-        records.withUnsafeMutableBytes { JournalFile.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        records.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
     private mutating func openRecord() {

@@ -43,28 +43,4 @@ public enum JournalFile {
         case entries = 3
     }
 
-    /// Fills in the length and checksum of `record`, a whole journal record.
-    static func seal(_ record: UnsafeMutableRawBufferPointer) {
-        record.storeBytes(of: UInt32(record.count - recordHeaderLength).littleEndian, as: UInt32.self)
-        EntryFile.storeChecksum(in: record)
-    }
-
-    /// The body of the sealed record at `offset` (length, checksum, body, as
-    /// `seal` writes them) and the offset past it, or why there is none.
-    static func sealedBody(in bytes: UnsafeRawBufferPointer, at offset: Int, maximumLength: Int)
-        -> Result<(body: UnsafeRawBufferPointer, end: Int), EntryFileContents.Damage>
-    {
-        guard bytes.count - offset >= recordHeaderLength + 1 else { return .failure(.truncatedRecord(offset: offset)) }
-        let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
-        guard length >= 1, length <= maximumLength else { return .failure(.badLength(offset: offset)) }
-        let bodyStart = offset + recordHeaderLength
-        guard bytes.count - bodyStart >= length else { return .failure(.truncatedRecord(offset: offset)) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)])
-        let computed = CRC32C.checksum(
-            body, continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])))
-        guard EntryFile.integer(UInt32.self, bytes, at: offset + 4) == computed else {
-            return .failure(.checksumMismatch(offset: offset))
-        }
-        return .success((body, bodyStart + length))
-    }
 }
