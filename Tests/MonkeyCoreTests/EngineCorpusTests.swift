@@ -85,6 +85,47 @@ struct EngineCorpusTests {
         #expect(plain.value("corpus") == nil && plain.value("target") == "ab" && plain.value("covered") == nil)
     }
 
+    /// The daemon builds a corpus off its queue for the settings a request
+    /// would leave the session with (`corpusBuild`); the engine takes it as
+    /// it is when they still hold, and builds again from its copy when a
+    /// change that came first moved them.
+    @Test func aCorpusBuiltAwayIsTakenOnlyWhileItFits() throws {
+        var harness = Harness()
+        let small = try #require(Self.corpora["small"])
+        func request(_ line: String) throws -> Request { try #require(try harness.parser.parse(line)) }
+        #expect(
+            harness.engine.corpusBuild(for: try request("START c corpus=small alphabet=ab chunk=3"))
+                == CorpusBuild(corpus: "small", alphabet: try Alphabet(validating: "ab", limit: 256), chunk: 3))
+        #expect(harness.engine.corpusBuild(for: try request("SET c corpus=small")) == nil, "no session c to set")
+        #expect(harness.engine.corpusBuild(for: try request("START c target=ab")) == nil)
+        let built = BuiltCorpus(
+            try CorpusRun(
+                source: small, alphabet: try Alphabet(validating: "ab", limit: 256), chunk: 3, limits: CorpusLimits()))
+        let start = try request("START c corpus=small alphabet=ab chunk=3").with(built)
+        guard case .ok = harness.engine.handle(start, from: admin, now: 0).status else {
+            Issue.record("START with the corpus built was refused")
+            return
+        }
+        #expect(try harness.status("c").value("corpus_chars") == "16")
+        // The session's settings now: alphabet ab, chunk 3. A build made
+        // for another alphabet (a SET of it came first) is built again.
+        let stale = BuiltCorpus(
+            try CorpusRun(
+                source: small, alphabet: try Alphabet(validating: "abAB", limit: 256), chunk: 3, limits: CorpusLimits())
+        )
+        #expect(
+            harness.engine.corpusBuild(for: try request("SET c corpus=small"))
+                == CorpusBuild(corpus: "small", alphabet: try Alphabet(validating: "ab", limit: 256), chunk: 3))
+        guard
+            case .ok = harness.engine.handle(try request("SET c corpus=small").with(stale), from: admin, now: 0).status
+        else {
+            Issue.record("SET with a stale build was refused")
+            return
+        }
+        let segments = harness.engine.handle(try request("COVERAGE c work=one"), from: admin, now: 0).records
+        #expect(segments.map { $0.value("text") ?? "" }.joined() == "abbabab", "normalised for ab, not abAB")
+    }
+
     @Test func aRefusedOrFailedChangeLeavesTheCorpusAsItWas() throws {
         let store = TestStore()
         var harness = Harness(store: store)

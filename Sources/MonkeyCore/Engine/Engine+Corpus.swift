@@ -15,6 +15,11 @@ extension Engine {
         switch change.corpus {
         case .loaded(let loaded)?:
             source = loaded
+        case .built(let built)?:
+            // Built for the settings the request would leave the session
+            // with; a change that came first may have moved them.
+            if built.fits(settings) { return (built.run, true) }
+            source = built.run.source
         case .named(let name)?:
             throw ProtocolError(.internal, "the files of corpus \(name) were not read before the request was handled")
         case .plain?, nil:

@@ -57,10 +57,12 @@ public enum SeedSetting: Sendable, Equatable {
 
 /// What `corpus=` sets: a corpus by name as the request gave it, the same
 /// with its files read by the daemon (the engine reads no file), or
-/// (empty) a plain session again.
+/// (empty) a plain session again; or the corpus read and indexed already
+/// (`BuiltCorpus`), away from the owner of state.
 public enum CorpusSetting: Sendable, Equatable {
     case named(String)
     case loaded(CorpusSource)
+    case built(BuiltCorpus)
     case plain
 
     /// The corpus's name; empty for a plain session.
@@ -68,6 +70,7 @@ public enum CorpusSetting: Sendable, Equatable {
         switch self {
         case .named(let name): name
         case .loaded(let source): source.name
+        case .built(let built): built.run.source.name
         case .plain: ""
         }
     }

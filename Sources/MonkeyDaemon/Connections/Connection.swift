@@ -51,6 +51,9 @@ final class Connection {
         case streamingEvents(EventStreaming)
         /// WAIT: until an event meets the condition, or the timeout.
         case waiting(Waiting)
+        /// A START or SET naming a corpus, whose files are read and indexed
+        /// off the queue (`CorpusBuilder`); it is answered when they are.
+        case buildingCorpus(Request)
         /// Closing once what is queued is written (QUIT, busy, shutdown).
         case closing
         /// A client of the metrics listener: one HTTP request and its
@@ -147,7 +150,7 @@ final class Connection {
         case .replaying, .listing, .reportingMetrics, .tailing: true
         case .streamingEvents(let streaming): !streaming.isLive
         case .http(let exchange): exchange.isResponding
-        case .requests, .following, .waiting, .closing: false
+        case .requests, .following, .waiting, .buildingCorpus, .closing: false
         }
     }
 
@@ -164,15 +167,17 @@ final class Connection {
         case .replaying(let stream): stream.isFollowing
         case .tailing(let tail): tail.follows
         case .following, .streamingEvents: true
-        case .requests, .listing, .reportingMetrics, .waiting, .closing, .http: false
+        case .requests, .listing, .reportingMetrics, .waiting, .buildingCorpus, .closing, .http: false
         }
     }
 
-    /// A response is under way (a stream, a follow, a wait): at shutdown it
-    /// ends with `ERR shutting-down`.
+    /// A response is under way (a stream, a follow, a wait, a corpus being
+    /// built): at shutdown it ends with `ERR shutting-down`.
     var hasResponseInProgress: Bool {
-        if case .waiting = phase { return true }
-        return isStreaming || isTailing
+        switch phase {
+        case .waiting, .buildingCorpus: true
+        default: isStreaming || isTailing
+        }
     }
 
     /// What the poller watches for, derived from the phase: readability
@@ -206,7 +211,7 @@ final class Connection {
             // stream: `EVENTS after=0` and an empty line print them and end.
             mayRead = streaming.isLive
             moreToWrite = !streaming.isLive
-        case .waiting:
+        case .waiting, .buildingCorpus:
             // Lines after a WAIT wait for its answer; a hang-up is seen all the same.
             mayRead = false
             moreToWrite = false

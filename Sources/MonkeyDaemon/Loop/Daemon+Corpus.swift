@@ -2,11 +2,43 @@ import MonkeyCore
 import MonkeyShell
 
 /// Corpus sessions in the shell: a START or SET that names a corpus has
-/// its files read here, on the owner queue, before the engine (which reads
-/// no file) sees the request. Reading Shakespeare and building its index
-/// (in the engine) takes about half a second, during which the queue
-/// serves nothing else.
+/// its files read and indexed by the `CorpusBuilder`, off the queue, and
+/// is answered when they are (the connection's lines after it wait); the
+/// engine, which reads no file, then takes the request with its corpus
+/// built. CORPORA has the corpora read here, on the queue.
 extension Daemon {
+    /// Hands the build to the `CorpusBuilder`; the request is answered
+    /// when it is done (`corpusBuilt`).
+    func buildCorpus(_ build: CorpusBuild, for request: Request, on connection: Connection) {
+        connection.phase = .buildingCorpus(request)
+        let token = connection.token
+        corpusBuilder.build(
+            build, in: configuration.corpusDirectory(stateDirectory: options.stateDirectory),
+            limits: engine.limits.corpus
+        ) { [weak self] result in
+            guard let daemon = self else { return }
+            daemon.queue.async { daemon.corpusBuilt(result, for: token) }
+        }
+    }
+
+    /// A build is done: its request is answered (with the corpus built, or
+    /// with the refusal), in a pass of its own, unless its client is gone.
+    func corpusBuilt(_ result: Result<BuiltCorpus, ProtocolError>, for token: UInt64) {
+        runPass {
+            guard let connection = connections[token], case .buildingCorpus(let request) = connection.phase
+            else { return }
+            connection.phase = .requests
+            pass.touch(connection)
+            switch result {
+            case .success(let built):
+                answer(request.with(built), on: connection)
+            case .failure(let error):
+                counters.requests.note(request.verb, error.code)
+                connection.appendStatus(.error(error))
+            }
+        }
+    }
+
     /// The request with the files of the corpus it names read
     /// (`CorpusSetting.loaded`); any other request as it is.
     func readingCorpus(of request: Request) throws(ProtocolError) -> Request {

@@ -51,7 +51,11 @@ extension Daemon {
         for connection in connections.all {
             // An HTTP answer is sent as far as it goes: a body cut short lacks its last chunk.
             if !connection.isHTTP && connection.hasResponseInProgress {
-                if case .waiting = connection.phase { counters.requests.note(.wait, .shuttingDown) }
+                switch connection.phase {
+                case .waiting: counters.requests.note(.wait, .shuttingDown)
+                case .buildingCorpus(let request): counters.requests.note(request.verb, .shuttingDown)
+                default: break
+                }
                 connection.phase = .closing
                 connection.appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")))
             }

@@ -13,7 +13,7 @@ extension Daemon {
             case .http:
                 handleHTTPInput(connection)
                 return
-            case .closing, .listing, .reportingMetrics, .waiting: return
+            case .closing, .listing, .reportingMetrics, .waiting, .buildingCorpus: return
             case .replaying(let stream) where !stream.isFollowing: return
             case .tailing(let tail) where !tail.follows: return
             case .streamingEvents(let streaming) where !streaming.isLive: return
@@ -33,7 +33,7 @@ extension Daemon {
     }
 
     private func handle(_ frame: LineFramer.Frame, on connection: Connection) {
-        var request: Request
+        let request: Request
         do throws(ProtocolError) {
             switch frame {
             case .lineTooLong:
@@ -50,6 +50,13 @@ extension Daemon {
             connection.appendStatus(.error(error))
             return
         }
+        answer(request, on: connection)
+    }
+
+    /// Answers a request read whole: at once, or (a corpus to build) once
+    /// the `CorpusBuilder` is done, which calls this again with it built.
+    func answer(_ request: Request, on connection: Connection) {
+        var request = request
         if isShuttingDown {
             counters.requests.note(request.verb, .shuttingDown)
             connection.appendStatus(.error(ProtocolError(.shuttingDown, "monkeyd is shutting down")))
@@ -59,6 +66,10 @@ extension Daemon {
         // (shutdown, and permission, which the engine checks itself: a
         // peer that may not change state has nothing read for it).
         if !request.verb.changesState || connection.peer.mayChange {
+            if let build = engine.corpusBuild(for: request) {
+                buildCorpus(build, for: request, on: connection)
+                return
+            }
             do throws(ProtocolError) {
                 request = try readingCorpus(of: request)
             } catch {

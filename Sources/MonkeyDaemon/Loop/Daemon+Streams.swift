@@ -68,7 +68,7 @@ extension Daemon {
             streaming.isLive = isCaughtUp
             connection.phase = .streamingEvents(streaming)
             if isCaughtUp { subscriptions.streamEvents(connection) }
-        case .requests, .following, .waiting, .closing:
+        case .requests, .following, .waiting, .buildingCorpus, .closing:
             return
         }
     }

@@ -58,6 +58,8 @@ final class Daemon: @unchecked Sendable {
             guard let daemon = self else { return }
             daemon.queue.async { daemon.sink.log(.warning, "typing thread: \(error)") }
         })
+    /// Builds the corpora START and SET name, off the queue.
+    let corpusBuilder = CorpusBuilder()
     /// `typing_threads` as read at start-up (a reload does not change it).
     let typingThreadCount: Int
     /// Flat-out batches handed to the typing threads and not yet merged.
