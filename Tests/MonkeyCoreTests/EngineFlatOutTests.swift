@@ -2,9 +2,10 @@ import Testing
 
 @testable import MonkeyCore
 
-/// Flat out in the engine: jobs for the typing threads, one batch in flight
-/// a session, round robin, and a batch discarded when a change came while
-/// it was in flight (the change wins; its ids are given again).
+/// Flat out in the engine: jobs for the typing threads, one batch or
+/// several in flight a session, merged in order, round robin, and batches
+/// discarded when a change came while they were in flight (the change
+/// wins; their ids are given again).
 struct EngineFlatOutTests {
     static func type(_ job: PoolJob) -> TypedBatch {
         var typist = Typist()
@@ -63,6 +64,82 @@ struct EngineFlatOutTests {
         guard let session, session.isTyping else { return }
         let next = try #require(harness.engine.flatOutJobs(limit: 1).first, "the session types on")
         #expect(next.job.firstID == 1 && next.job.monkeys == session.settings.monkeys)
+    }
+
+    /// One session keeps several typing threads busy: its jobs reserve
+    /// consecutive ids, and batches merge in the order the jobs were made,
+    /// whatever order they come back in.
+    @Test func severalBatchesOfOneSessionMergeInOrder() throws {
+        var limits = Limits()
+        limits.maximumEntries = 100
+        var harness = Harness(limits: limits)
+        let name = try sessionName("s")
+        try harness.expectOK("START s interval=0 monkeys=5 seed=7")
+        let jobs = harness.engine.flatOutJobs(limit: 8, perSession: 3)
+        let count = UInt64(Engine.flatOutCount(monkeys: 5, keep: 100))
+        #expect(jobs.map(\.job.firstID) == [1, 1 + count, 1 + 2 * count], "consecutive ids reserved")
+        #expect(harness.engine.flatOutJobs(limit: 8, perSession: 3).isEmpty, "three in flight at most")
+        var typed: [TypedEntry] = []
+        for job in jobs.reversed().dropLast() {
+            _ = harness.engine.merge(Self.type(job), of: job.ticket, now: ms(1), into: &typed)
+            #expect(typed.isEmpty && harness.engine.session(named: name)?.typed == 0, "younger batches wait")
+        }
+        _ = harness.engine.merge(Self.type(jobs[0]), of: jobs[0].ticket, now: ms(1), into: &typed)
+        let session = try #require(harness.engine.session(named: name))
+        #expect(session.typed == 3 * count && session.nextID == 1 + 3 * count)
+        #expect(session.log.count == 100 && session.log[99].id == 3 * count && session.log[99].number == 3 * count)
+        let ids = typed.map(\.entry.id)
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count, "in id order, once each")
+        for entry in typed.suffix(3).map(\.entry) {
+            #expect(entry.text == SeededTyping.text(seed: 7, id: entry.id, monkeys: 5, alphabet: .lowercaseLatin))
+        }
+        let next = try #require(harness.engine.flatOutJobs(limit: 8, perSession: 3).first)
+        #expect(next.job.firstID == 1 + 3 * count)
+    }
+
+    /// A change while several batches are in flight discards all of them,
+    /// whichever comes back first; the next jobs start from the session's
+    /// next id, with the new settings.
+    @Test(arguments: [[0, 1, 2], [2, 0, 1], [1, 2, 0]])
+    func aChangeDiscardsEveryBatchInFlight(order: [Int]) throws {
+        var harness = Harness()
+        let name = try sessionName("s")
+        try harness.expectOK("START s interval=0 monkeys=5 target=ab")
+        let jobs = harness.engine.flatOutJobs(limit: 8, perSession: 3)
+        #expect(jobs.count == 3)
+        try harness.expectOK("SET s monkeys=3")
+        let fresh = try #require(harness.engine.flatOutJobs(limit: 8, perSession: 3).first)
+        #expect(fresh.job.firstID == 1 && fresh.job.monkeys == 3, "the flight of the old settings is over")
+        var typed: [TypedEntry] = []
+        for index in order {
+            let events = harness.engine.merge(Self.type(jobs[index]), of: jobs[index].ticket, now: ms(1), into: &typed)
+            #expect(typed.isEmpty && events.isEmpty)
+        }
+        #expect(harness.engine.session(named: name)?.nextID == 1, "no id given")
+        _ = harness.engine.merge(Self.type(fresh), of: fresh.ticket, now: ms(2), into: &typed)
+        #expect(typed.first?.entry.id ?? 0 > 0 && typed.allSatisfy { $0.entry.text.count == 3 })
+    }
+
+    /// Batches typed while an older one was in flight start from the best
+    /// progress before it: a rise is announced once, by the first batch
+    /// that makes it, never again by a later one.
+    @Test func eachRiseOfBestProgressIsAnnouncedOnce() throws {
+        var harness = Harness()
+        try harness.expectOK("START s interval=0 monkeys=2 alphabet=ab target=abab seed=3")
+        let jobs = harness.engine.flatOutJobs(limit: 8, perSession: 3)
+        #expect(jobs.count == 3)
+        var typed: [TypedEntry] = []
+        var events: [Event] = []
+        for job in jobs {
+            let batch = Self.type(job)
+            #expect(batch.bestLength == 2, "each batch of thousands of entries types \"ab\"")
+            events += harness.engine.merge(batch, of: job.ticket, now: ms(1), into: &typed)
+        }
+        let rises = events.compactMap { event -> Int? in
+            if case .best(let progress) = event.payload { return progress.length }
+            return nil
+        }
+        #expect(rises == [1, 2])
     }
 
     @Test func flatOutSessionsTakeTurns() throws {

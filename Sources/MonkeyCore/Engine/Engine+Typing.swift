@@ -64,6 +64,9 @@ extension Engine {
         // compaction writes the log, whose newest it then is, and an id
         // reservation for it covers the others.
         let lastKeptID = batch.firstKeptID &+ UInt64(max(batch.kept.count - 1, 0))
+        // A flat-out batch typed while an older one was in flight started
+        // from the best before that one: only rises past the best now count.
+        let bestBefore = scheduled.session.bestLength
         let numberOfFirst = scheduled.session.absorb(batch, coverageHits: coverageHits) { entry in
             var typedEntry = TypedEntry(
                 session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
@@ -83,6 +86,8 @@ extension Engine {
         while improvement != nil || hitIndex < batch.reportedHitIDs.count {
             let hitID = hitIndex < batch.reportedHitIDs.count ? batch.reportedHitIDs[hitIndex] : UInt64.max
             if let rise = improvement, rise.id <= hitID {
+                improvement = improvements.next()
+                guard rise.length > bestBefore else { continue }
                 events.append(
                     Event(
                         .best(
@@ -91,7 +96,6 @@ extension Engine {
                                 length: rise.length, entryID: rise.id,
                                 number: numberOfFirst + (rise.id - batch.firstID))),
                         session: name))
-                improvement = improvements.next()
                 continue
             }
             let entry = Entry(
@@ -139,7 +143,7 @@ public struct PoolJob: Sendable {
         let settings: SessionSettings
         /// A corpus session's experiment: the batch's chunks are its index's.
         let digest: CorpusDigest?
-        /// Engine-wide, never twice: the session's one batch in flight.
+        /// Engine-wide, never twice, increasing: the order jobs were made in.
         let number: UInt64
     }
 }
@@ -165,61 +169,73 @@ extension Engine {
     }
 
     /// Up to `limit` jobs for flat-out sessions (interval 0) that are
-    /// typing and have no batch in flight, taken round robin so that each
-    /// gets its turn. The ids of a job are the session's next ones; none
-    /// is given until the batch is merged, and none while it is in flight.
-    public mutating func flatOutJobs(limit: Int) -> [PoolJob] {
-        guard limit > 0, !flatOut.order.isEmpty else { return [] }
+    /// typing, at most `perSession` of each in flight, taken round robin
+    /// (one job a session a round) so that each gets its turn. The ids of a
+    /// job follow those of the session's last batch in flight, or are its
+    /// next ones; none is given until the batch is merged.
+    public mutating func flatOutJobs(limit: Int, perSession: Int = 1) -> [PoolJob] {
         var jobs: [PoolJob] = []
         var random = self.random
         defer { self.random = random }
-        var visited = 0
-        let total = flatOut.order.count
-        var index = flatOut.cursor % total
-        var stale: [Int] = []
-        while jobs.count < limit && visited < total {
-            let slot = flatOut.order[index]
-            index = (index + 1) % total
-            visited += 1
-            guard sessions.due(ofSlot: slot) != nil else {
-                stale.append(slot)
-                continue
+        var madeOne = true
+        while madeOne && jobs.count < limit && !flatOut.order.isEmpty {
+            madeOne = false
+            var visited = 0
+            let total = flatOut.order.count
+            var index = flatOut.cursor % total
+            var stale: [Int] = []
+            while jobs.count < limit && visited < total {
+                let slot = flatOut.order[index]
+                index = (index + 1) % total
+                visited += 1
+                guard sessions.due(ofSlot: slot) != nil else {
+                    stale.append(slot)
+                    continue
+                }
+                let ticketNumber = nextTicket
+                let made = sessions.withSession(inSlot: slot) { scheduled -> (PoolJob?, isFlatOut: Bool) in
+                    let session = scheduled.session
+                    guard session.isTyping, session.settings.interval.nanoseconds == 0 else { return (nil, false) }
+                    if !scheduled.flight.isFor(epoch: session.epoch, settings: session.settings) {
+                        scheduled.flight.end()
+                    }
+                    guard scheduled.flight.count < perSession else { return (nil, true) }
+                    // Each job types from a random state of its own: batches run at once.
+                    var job = Engine.job(
+                        for: &scheduled,
+                        count: Engine.flatOutCount(monkeys: session.settings.monkeys, keep: session.log.capacity),
+                        random: WyRand(seed: random.next()))
+                    job.firstID = scheduled.flight.firstID(after: session.nextID)
+                    let ticket = PoolJob.Ticket(
+                        slot: slot, name: session.name, epoch: session.epoch, settings: session.settings,
+                        digest: scheduled.corpus?.digest, number: ticketNumber)
+                    scheduled.flight.launch(ticket, firstID: job.firstID, count: job.count)
+                    return (PoolJob(job: job, index: scheduled.corpus?.index, ticket: ticket), true)
+                }
+                guard let made, made.isFlatOut else {
+                    stale.append(slot)
+                    continue
+                }
+                guard let job = made.0 else { continue }
+                nextTicket &+= 1
+                jobs.append(job)
+                madeOne = true
             }
-            let ticketNumber = nextTicket
-            let made = sessions.withSession(inSlot: slot) { scheduled -> (PoolJob?, isFlatOut: Bool) in
-                let session = scheduled.session
-                guard session.isTyping, session.settings.interval.nanoseconds == 0 else { return (nil, false) }
-                guard scheduled.inFlight == nil else { return (nil, true) }
-                // Each job types from a random state of its own: batches run at once.
-                let job = Engine.job(
-                    for: &scheduled,
-                    count: Engine.flatOutCount(monkeys: session.settings.monkeys, keep: session.log.capacity),
-                    random: WyRand(seed: random.next()))
-                scheduled.inFlight = ticketNumber
-                let ticket = PoolJob.Ticket(
-                    slot: slot, name: session.name, epoch: session.epoch, settings: session.settings,
-                    digest: scheduled.corpus?.digest, number: ticketNumber)
-                return (PoolJob(job: job, index: scheduled.corpus?.index, ticket: ticket), true)
-            }
-            guard let made, made.isFlatOut else {
-                stale.append(slot)
-                continue
-            }
-            guard let job = made.0 else { continue }
-            nextTicket &+= 1
-            jobs.append(job)
+            flatOut.cursor = index
+            for slot in stale { flatOut.remove(slot) }
         }
-        flatOut.cursor = index
-        for slot in stale { flatOut.remove(slot) }
         return jobs
     }
 
-    /// Merges a flat-out batch (see `merge(_:into:typed:events:)`) if its
+    /// Merges a flat-out batch (see `merge(_:into:typed:events:)`), and
+    /// after it those of the same session that came back early and follow
+    /// it, in the order their jobs were made; a batch that comes back
+    /// before an older one waits for it. A batch is merged only if its
     /// session is as it was when the job was made: same slot and name,
-    /// epoch, settings, still typing, no entry typed since. Otherwise the
-    /// batch is discarded: a change (SET, CLEAR, STOP, DELETE) that came
-    /// while it was in flight wins, and its ids were never given. Either
-    /// way the session may have its next batch. Returns the events.
+    /// epoch, settings, still typing, no entry typed since. Otherwise it is
+    /// discarded with every batch of the session still in flight: a change
+    /// (SET, CLEAR, STOP, DELETE) that came meanwhile wins, and their ids
+    /// were never given. Returns the events.
     public mutating func merge(
         _ batch: TypedBatch, matches: CorpusMatches? = nil, of ticket: PoolJob.Ticket, now: UInt64,
         into typed: inout [TypedEntry]
@@ -228,28 +244,57 @@ extension Engine {
         clock = max(clock, now)
         guard sessions.slot(of: ticket.name) == ticket.slot else { return events }
         let listed = sessions.withSession(inSlot: ticket.slot) { scheduled -> Bool in
-            guard scheduled.inFlight == ticket.number else { return false }
-            scheduled.inFlight = nil
-            let session = scheduled.session
-            guard session.isTyping, session.epoch == ticket.epoch, session.settings == ticket.settings,
-                session.nextID == batch.firstID, batch.kept.count > 0, scheduled.corpus?.digest == ticket.digest
-            else { return false }
-            // An entry the store must see with the session's bookkeeping
-            // (an id reservation, a compaction) is seen now, after the
-            // entries still waiting, so that the store gets them in id order.
-            if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
-                Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
-                Engine.merge(batch, matches: matches, into: &scheduled, now: now, typed: &typed, events: &events)
+            guard var returned = scheduled.flight.land(.init(batch: batch, matches: matches, ticket: ticket)) else {
                 return false
             }
-            Engine.merge(
-                batch, matches: matches, into: &scheduled, now: now, typed: &typed, events: &events,
-                isForStore: false)
-            if scheduled.unstoredFrom == nil { scheduled.unstoredFrom = batch.firstKeptID }
-            return true
+            var listed = false
+            while true {
+                guard Self.isCurrent(returned.batch, of: returned.ticket, in: scheduled) else {
+                    scheduled.flight.end()
+                    return listed
+                }
+                listed =
+                    Self.mergeFlatOut(returned, into: &scheduled, now: now, typed: &typed, events: &events)
+                    || listed
+                guard let next = scheduled.flight.nextWaiting() else { return listed }
+                returned = next
+            }
         }
         if listed == true, !unstored.contains(ticket.name) { unstored.append(ticket.name) }
         return events
+    }
+
+    /// Whether a batch may be merged: its session is still as the job's
+    /// ticket saw it (the tickets of one session's flight differ only in
+    /// their number), and the batch starts at its next id.
+    private static func isCurrent(_ batch: TypedBatch, of ticket: PoolJob.Ticket, in scheduled: ScheduledSession)
+        -> Bool
+    {
+        let session = scheduled.session
+        return session.isTyping && session.epoch == ticket.epoch && session.settings == ticket.settings
+            && session.nextID == batch.firstID && batch.kept.count > 0 && scheduled.corpus?.digest == ticket.digest
+    }
+
+    /// Merges one flat-out batch; true when its entries wait for the store
+    /// (`takeUnstoredEntries`) rather than going with it.
+    private static func mergeFlatOut(
+        _ returned: FlatOutFlight.Returned, into scheduled: inout ScheduledSession, now: UInt64,
+        typed: inout [TypedEntry], events: inout [Event]
+    ) -> Bool {
+        let batch = returned.batch
+        // An entry the store must see with the session's bookkeeping
+        // (an id reservation, a compaction) is seen now, after the
+        // entries still waiting, so that the store gets them in id order.
+        if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
+            Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
+            Engine.merge(batch, matches: returned.matches, into: &scheduled, now: now, typed: &typed, events: &events)
+            return false
+        }
+        Engine.merge(
+            batch, matches: returned.matches, into: &scheduled, now: now, typed: &typed, events: &events,
+            isForStore: false)
+        if scheduled.unstoredFrom == nil { scheduled.unstoredFrom = batch.firstKeptID }
+        return true
     }
 
     /// Hands the store, in `typed`, every flat-out entry merged since the

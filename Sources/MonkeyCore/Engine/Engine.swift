@@ -72,8 +72,8 @@ public struct Engine {
         var odds: Odds?
         /// The kernel's tables for its alphabet and target (see `typingTables()`).
         var tables: TypingTables?
-        /// The ticket of its flat-out batch in flight, if any: at most one.
-        var inFlight: UInt64?
+        /// Its flat-out batches on the typing threads.
+        var flight = FlatOutFlight()
         /// Entries a second lately, for STATUS.
         var rate = RateMeter()
         /// The first id of its flat-out entries merged but not yet handed

@@ -58,8 +58,10 @@ extension Daemon {
         }
     }
 
-    /// Hands the typing threads jobs of flat-out sessions, each with no
-    /// batch in flight, round robin, keeping about two a thread queued.
+    /// Hands the typing threads jobs of flat-out sessions, round robin,
+    /// keeping about two a thread queued; a session may have one batch more
+    /// in flight than there are threads, so that one session alone keeps
+    /// every thread busy while the queue merges.
     /// Jobs are made from committed state only: at the end of a pass,
     /// after its group commit, or after a merge.
     /// What waits for the disk stays bounded without holding typing back:
@@ -68,7 +70,7 @@ extension Daemon {
         guard engine.hasFlatOutSessions, !isShuttingDown else { return }
         let room = 2 * typingPool.threadCount - batchesInFlight
         guard room > 0 else { return }
-        let jobs = engine.flatOutJobs(limit: room)
+        let jobs = engine.flatOutJobs(limit: room, perSession: typingPool.threadCount + 1)
         batchesInFlight += jobs.count
         typingPool.submit(jobs)
     }
