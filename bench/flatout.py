@@ -2,7 +2,9 @@
 """Flat-out typing in the daemon: one session of MONKEYS monkeys at
 interval=0, characters typed per second of wall time and per second of the
 daemon's CPU (all its threads: /proc/PID/stat), with the PING and SET
-round trips (p50, p99) measured meanwhile, beside the C loop
+round trips (p50, p99) measured meanwhile, and the tick lateness (p99) of
+a session at 10 ms beside it (its entries followed with TAIL, each one's
+arrival against an ideal clock for the session), beside the C loop
 `bench/typing-reference.c` in the same run. See BENCHMARKS.md.
 
     bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E]
@@ -17,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -70,6 +73,47 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+class Follower(threading.Thread):
+    """TAIL of one session on a connection of its own: each entry's id and
+    arrival time, until `stop` (then it sends the line that ends the TAIL)."""
+
+    def __init__(self, path, session):
+        super().__init__(daemon=True)
+        self.client = Client(path)
+        self.client.socket.sendall(f"TAIL {session} last=0\n".encode())
+        self.arrivals = []
+        self.done = False
+
+    def run(self):
+        buffer = b""
+        while not self.done:
+            chunk = self.client.socket.recv(65536)
+            if not chunk:
+                return
+            now = time.monotonic()
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                if line.startswith(b"entry "):
+                    for field in line.split():
+                        if field.startswith(b"id="):
+                            self.arrivals.append((int(field[3:]), now))
+
+    def stop(self):
+        self.done = True
+        self.client.socket.sendall(b"\n")
+
+    def lateness(self, interval, since):
+        """Milliseconds each entry came after its ideal time: the
+        session's earliest phase plus (id - first id) x interval."""
+        arrivals = [(number, at) for number, at in self.arrivals if at >= since]
+        if len(arrivals) < 2:
+            return [0.0]
+        first = arrivals[0][0]
+        phase = min(at - (number - first) * interval for number, at in arrivals)
+        return [(at - phase - (number - first) * interval) * 1e3 for number, at in arrivals]
+
+
 def run_daemon(arguments, directory):
     monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
     configuration = os.path.join(directory, "monkeyd.conf")
@@ -92,6 +136,8 @@ def one_round(arguments, directory):
         client.request(f"START s interval=0 monkeys={arguments.monkeys} target=\"to be or not to be\" "
                        "alphabet=\"abcdefghijklmnopqrstuvwxyz \"")
         client.request("START timed interval=10ms")
+        follower = Follower(path, "timed")
+        follower.start()
         time.sleep(0.5)  # the threads start and the first batches come
         start_typed, _ = typed(client, "s")
         start_cpu = cpu_seconds(process.pid)
@@ -108,6 +154,8 @@ def one_round(arguments, directory):
             count += 1
             time.sleep(0.002)
         end_typed, rate = typed(client, "s")
+        follower.stop()
+        late = follower.lateness(0.010, start_wall)
         wall = time.monotonic() - start_wall
         cpu = cpu_seconds(process.pid) - start_cpu
         characters = (end_typed - start_typed) * arguments.monkeys
@@ -115,7 +163,8 @@ def one_round(arguments, directory):
         return {
             "wall": characters / wall / 1e6, "cpu": characters / cpu / 1e6 if cpu > 0 else 0,
             "cores": cpu / wall, "ping50": percentile(pings, 0.5) * 1e3, "ping99": percentile(pings, 0.99) * 1e3,
-            "set50": percentile(sets, 0.5) * 1e3, "set99": percentile(sets, 0.99) * 1e3, "rate": rate,
+            "set50": percentile(sets, 0.5) * 1e3, "set99": percentile(sets, 0.99) * 1e3,
+            "late50": percentile(late, 0.5), "late99": percentile(late, 0.99), "rate": rate,
         }
     finally:
         process.kill()
@@ -157,6 +206,7 @@ def main():
     print(f"C loop, exact, M per CPU-second   {statistics.median(references):10.0f}")
     print(f"PING ms p50 / p99                 {median('ping50'):7.3f} / {median('ping99'):.3f}")
     print(f"SET ms p50 / p99                  {median('set50'):7.3f} / {median('set99'):.3f}")
+    print(f"10 ms session's tick lateness ms p50 / p99 {median('late50'):.3f} / {median('late99'):.3f}")
 
 
 if __name__ == "__main__":
