@@ -223,25 +223,42 @@ private struct Probe {
         }
     }
 
-    /// The second stage, for a sampled q-gram that is present: the windows
-    /// that hold it (those starting at `sampled` − stride + 1 ... `sampled`)
-    /// whose q-grams are all present go to the hash table.
+    /// The second stage, for a sampled q-gram that is present. The windows
+    /// holding it start at `sampled` − stride + 1 ... `sampled`, and each
+    /// can occur only if its stride q-grams, a run that includes the sampled
+    /// one, are all present: so the run of present q-grams around it is
+    /// grown one q-gram at a time, right then left, only as far as a window
+    /// could use, and the windows that fit in it go to the hash table. In
+    /// random text the first q-gram tried on each side is absent 97 % of
+    /// the time (at K = 9), which ends it after two lookups, not 2·stride − 2.
     @inline(never)
     func examine<Sink: MatchSink>(_ units: UnsafePointer<UInt8>, count: Int, sampled: Int, into sink: inout Sink) {
+        // As in `sweep`, the gram length as a constant: a q-gram is then
+        // about 12 instructions, not 40 in a loop.
+        switch gramLength {
+        case 5: examine(units, count: count, sampled: sampled, gramLength: 5, into: &sink)
+        case 6: examine(units, count: count, sampled: sampled, gramLength: 6, into: &sink)
+        default: examine(units, count: count, sampled: sampled, gramLength: gramLength, into: &sink)
+        }
+    }
+
+    @inline(__always)
+    func examine<Sink: MatchSink>(
+        _ units: UnsafePointer<UInt8>, count: Int, sampled: Int, gramLength: Int, into sink: inout Sink
+    ) {
         let firstWindow = max(0, sampled - stride + 1)
         let lastWindow = min(sampled, count - chunkLength)
         guard firstWindow <= lastWindow else { return }
-        var run = 0
-        var position = firstWindow
-        let lastGram = lastWindow + stride - 1
-        while position <= lastGram {
-            if position == sampled || isPresent(gram(units, at: position, gramLength: gramLength)) {
-                run += 1
-                if run >= stride, let chunk = find(units + (position - stride + 1)) { sink.found(chunk) }
-            } else {
-                run = 0
-            }
-            position += 1
+        var high = sampled
+        let highest = lastWindow + stride - 1
+        while high < highest && isPresent(gram(units, at: high + 1, gramLength: gramLength)) { high += 1 }
+        let lastPassing = min(lastWindow, high - stride + 1)
+        guard firstWindow <= lastPassing else { return }
+        var low = sampled
+        while low > firstWindow && isPresent(gram(units, at: low - 1, gramLength: gramLength)) { low -= 1 }
+        guard low <= lastPassing else { return }
+        for window in max(firstWindow, low)...lastPassing {
+            if let chunk = find(units + window) { sink.found(chunk) }
         }
     }
 
