@@ -108,7 +108,7 @@ extension ChunkIndex {
                                         weights: weights.baseAddress.unsafelyUnwrapped,
                                         unitSymbols: unitSymbols.baseAddress.unsafelyUnwrapped,
                                         bits: bits.baseAddress.unsafelyUnwrapped, gramLength: gramLength,
-                                        absent: absentGram, stride: gramStride, chunkLength: chunkLength, tags: tags,
+                                        stride: gramStride, chunkLength: chunkLength, tags: tags,
                                         heads: heads, symbols: symbols))
                             }
                         }
@@ -153,7 +153,6 @@ private struct Probe {
     let unitSymbols: UnsafePointer<UInt8>
     let bits: UnsafePointer<UInt64>
     let gramLength: Int
-    let absent: Int
     let stride: Int
     let chunkLength: Int
     let tags: UnsafeBufferPointer<UInt8>
@@ -188,15 +187,15 @@ private struct Probe {
         }
     }
 
-    /// The filter's code of the q-gram at `position`: at least `absent`
-    /// (clamped to it) when a unit is no character.
+    /// The filter's code of the q-gram at `position` (a real q-gram's code
+    /// when a unit is no character, see `ChunkIndex.byteWeights`).
     @inline(__always)
     func gram(_ units: UnsafePointer<UInt8>, at position: Int, gramLength: Int) -> Int {
         var code = 0
         for offset in 0..<gramLength {
             code &+= Int(weights[offset &<< 8 | Int(units[position &+ offset])])
         }
-        return min(code, absent)
+        return code
     }
 
     @inline(__always)

@@ -46,13 +46,16 @@ public struct ChunkIndex: Sendable {
     let gramLength: Int
     /// K − q + 1: every window holds exactly one q-gram at a multiple of it.
     let gramStride: Int
-    /// k^q, the code of no q-gram: its bit is never set, and every text
-    /// unit that is not a character of the alphabet makes a code at least this.
-    let absentGram: Int
+    /// k^q, the number of q-grams: codes are below it.
+    let gramCount: Int
     /// Bit c set when the q-gram of code c occurs; code = Σ symbolₜ·k^(q−1−t).
     let gramBits: [UInt64]
     /// `gramLength` tables of 256: a byte's (or symbol's) part of a gram's
-    /// code at each offset, `absentGram` for one that is no character.
+    /// code at each offset, 0 for one that is no character. Such a unit
+    /// makes its q-grams' codes those of real ones (as if it were the first
+    /// symbol), which can only let more windows through the filter: the hash
+    /// table compares symbols, and a unit that is no character matches none.
+    /// So no code needs clamping on the hot path.
     let byteWeights: [UInt32]
     let symbolWeights: [UInt32]
     /// Byte to symbol for single-byte alphabets (`CorpusAlphabet.byteSymbols`), and symbol to itself.
@@ -84,7 +87,7 @@ public struct ChunkIndex: Sendable {
         }
         self.gramLength = gramLength
         gramStride = chunkLength - gramLength + 1
-        absentGram = absent
+        gramCount = absent
         (byteWeights, symbolWeights) = Self.weights(alphabet: corpus.alphabet, gramLength: gramLength)
         byteSymbols = corpus.alphabet.byteSymbols
         identitySymbols = (0...255).map { UInt8($0) }
@@ -112,13 +115,11 @@ public struct ChunkIndex: Sendable {
     }
 
     /// The weight tables: at offset t of a gram, unit u weighs symbol(u)·k^(q−1−t),
-    /// or `absentGram` when u is no character.
+    /// or 0 when u is no character.
     private static func weights(alphabet: CorpusAlphabet, gramLength: Int) -> ([UInt32], [UInt32]) {
         let k = alphabet.count
-        var absent = 1
-        for _ in 0..<gramLength { absent *= k }
-        var bytes = [UInt32](repeating: UInt32(absent), count: gramLength * 256)
-        var symbols = [UInt32](repeating: UInt32(absent), count: gramLength * 256)
+        var bytes = [UInt32](repeating: 0, count: gramLength * 256)
+        var symbols = [UInt32](repeating: 0, count: gramLength * 256)
         var power = 1
         for offset in stride(from: gramLength - 1, through: 0, by: -1) {
             for symbol in 0..<k { symbols[offset << 8 | symbol] = UInt32(symbol * power) }
