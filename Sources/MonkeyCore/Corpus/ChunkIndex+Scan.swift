@@ -97,19 +97,23 @@ extension ChunkIndex {
     /// single-byte alphabet or for symbols.
     private func withProbe(bytes: Bool, _ body: (Probe) -> Void) {
         guard distinctChunks > 0 else { return }
+        let pairs = bytes ? pairWeights : []
         (bytes ? byteWeights : symbolWeights).withUnsafeBufferPointer { weights in
             (bytes ? byteSymbols : identitySymbols).withUnsafeBufferPointer { unitSymbols in
                 gramBits.withUnsafeBufferPointer { bits in
                     tags.withUnsafeBufferPointer { tags in
                         heads.withUnsafeBufferPointer { heads in
                             corpus.symbols.withUnsafeBufferPointer { symbols in
-                                body(
-                                    Probe(
-                                        weights: weights.baseAddress.unsafelyUnwrapped,
-                                        unitSymbols: unitSymbols.baseAddress.unsafelyUnwrapped,
-                                        bits: bits.baseAddress.unsafelyUnwrapped, gramLength: gramLength,
-                                        stride: gramStride, chunkLength: chunkLength, tags: tags,
-                                        heads: heads, symbols: symbols))
+                                pairs.withUnsafeBufferPointer { pairs in
+                                    body(
+                                        Probe(
+                                            weights: weights.baseAddress.unsafelyUnwrapped,
+                                            pairs: pairs.isEmpty ? nil : pairs.baseAddress,
+                                            unitSymbols: unitSymbols.baseAddress.unsafelyUnwrapped,
+                                            bits: bits.baseAddress.unsafelyUnwrapped, gramLength: gramLength,
+                                            stride: gramStride, chunkLength: chunkLength, tags: tags,
+                                            heads: heads, symbols: symbols))
+                                }
                             }
                         }
                     }
@@ -150,6 +154,8 @@ private struct EntrySink: MatchSink {
 /// The index's parts as pointers, for the length of a scan.
 private struct Probe {
     let weights: UnsafePointer<UInt32>
+    /// `ChunkIndex.pairWeights` when scanning bytes and it has them.
+    let pairs: UnsafePointer<UInt32>?
     let unitSymbols: UnsafePointer<UInt8>
     let bits: UnsafePointer<UInt64>
     let gramLength: Int
@@ -165,6 +171,14 @@ private struct Probe {
         guard text.count >= chunkLength else { return }
         let units = text.baseAddress.unsafelyUnwrapped
         // The gram length as a constant, so that each sweep's code is unrolled.
+        if let pairs {
+            switch gramLength {
+            case 5: sweep(units, count: text.count, pairs: pairs, gramLength: 5, into: &sink)
+            case 6: sweep(units, count: text.count, pairs: pairs, gramLength: 6, into: &sink)
+            default: break
+            }
+            if gramLength >= 5 { return }
+        }
         switch gramLength {
         case 1: sweep(units, count: text.count, gramLength: 1, into: &sink)
         case 2: sweep(units, count: text.count, gramLength: 2, into: &sink)
@@ -218,6 +232,28 @@ private struct Probe {
             if isPresent(gram(units, at: position, gramLength: gramLength)) {
                 examine(units, count: count, sampled: position, into: &sink)
             }
+            position &+= stride
+        }
+    }
+
+    /// As the first stage above, two bytes of a q-gram at a time.
+    @inline(__always)
+    func sweep<Sink: MatchSink>(
+        _ units: UnsafePointer<UInt8>, count: Int, pairs: UnsafePointer<UInt32>, gramLength: Int,
+        into sink: inout Sink
+    ) {
+        let last = count - gramLength
+        var position = 0
+        while position <= last {
+            var code = 0
+            for pair in 0..<gramLength / 2 {
+                let two = UnsafeRawPointer(units + (position &+ 2 &* pair)).loadUnaligned(as: UInt16.self)
+                code &+= Int(pairs[pair &<< 16 | Int(UInt16(littleEndian: two))])
+            }
+            if gramLength & 1 != 0 {
+                code &+= Int(weights[(gramLength &- 1) &<< 8 | Int(units[position &+ gramLength &- 1])])
+            }
+            if isPresent(code) { examine(units, count: count, sampled: position, into: &sink) }
             position &+= stride
         }
     }

@@ -26,8 +26,10 @@
 ///   order from its first position, its `ChunkID`.
 ///
 /// Memory: C bytes of symbols (shared with the `Corpus`), 4·C of chains,
-/// 5 bytes per slot (1.43 slots per distinct chunk) and the filter:
-/// about 37 MB for Shakespeare at K = 9 (C = 3.8 M, 2.8 M distinct chunks).
+/// 5 bytes per slot (1.43 slots per distinct chunk), the filter and, for a
+/// single-byte alphabet and q ≤ 6, 256 KiB per pair of a q-gram's bytes
+/// (`pairWeights`): about 38 MB for Shakespeare at K = 9 (C = 3.8 M, 2.8 M
+/// distinct chunks).
 public struct ChunkIndex: Sendable {
     /// The window length K, 1 to 64.
     public static let chunkLengths = 1...64
@@ -58,6 +60,12 @@ public struct ChunkIndex: Sendable {
     /// So no code needs clamping on the hot path.
     let byteWeights: [UInt32]
     let symbolWeights: [UInt32]
+    /// For a single-byte alphabet and q ≤ 6: ⌊q/2⌋ tables of 65,536, the
+    /// part of a gram's code of the two bytes at offsets 2j, 2j + 1 (the
+    /// sum of their `byteWeights`), indexed by the two bytes read as one
+    /// little-endian UInt16: a sample costs three loads of weights, not
+    /// five. Typed letters touch only a few KiB of them.
+    let pairWeights: [UInt32]
     /// Byte to symbol for single-byte alphabets (`CorpusAlphabet.byteSymbols`), and symbol to itself.
     let byteSymbols: [UInt8]
     let identitySymbols: [UInt8]
@@ -89,6 +97,9 @@ public struct ChunkIndex: Sendable {
         gramStride = chunkLength - gramLength + 1
         gramCount = absent
         (byteWeights, symbolWeights) = Self.weights(alphabet: corpus.alphabet, gramLength: gramLength)
+        pairWeights =
+            corpus.alphabet.isSingleByte && gramLength <= 6
+            ? Self.pairs(of: byteWeights, gramLength: gramLength) : []
         byteSymbols = corpus.alphabet.byteSymbols
         identitySymbols = (0...255).map { UInt8($0) }
         let windowWorks = corpus.works.filter { $0.count >= chunkLength }
@@ -131,6 +142,19 @@ public struct ChunkIndex: Sendable {
             power *= k
         }
         return (bytes, symbols)
+    }
+
+    private static func pairs(of weights: [UInt32], gramLength: Int) -> [UInt32] {
+        var pairs = [UInt32](repeating: 0, count: (gramLength / 2) << 16)
+        for pair in 0..<gramLength / 2 {
+            for second in 0..<256 {
+                for first in 0..<256 {
+                    pairs[pair << 16 | second << 8 | first] =
+                        weights[(2 * pair) << 8 | first] + weights[(2 * pair + 1) << 8 | second]
+                }
+            }
+        }
+        return pairs
     }
 
     /// The filter: the bit of every q-gram of the works that have windows.
@@ -191,7 +215,6 @@ public struct ChunkIndex: Sendable {
     public var filterBytes: Int { gramBits.count * 8 }
     public var memoryBytes: Int {
         filterBytes + tags.count + heads.count * 4 + nextOccurrence.count * 4
-            + (byteWeights.count
-                + symbolWeights.count) * 4
+            + (byteWeights.count + symbolWeights.count + pairWeights.count) * 4
     }
 }
