@@ -117,6 +117,34 @@ struct ChunkIndexTests {
                 == [0, 1, 0].map { ChunkID(firstPosition: UInt32($0)) }.sorted())
     }
 
+    /// A unit that is no character weighs as the first symbol in the
+    /// filter's codes (no clamping on the hot path): it may let windows
+    /// through the filter, never through the hash table, and never hides
+    /// a window beside it. Strangers sprinkled among planted corpus pieces,
+    /// at every K the filter samples with 5-grams.
+    @Test(arguments: Array(5...12))
+    func findsWindowsBesideStrangersAndNeverThroughThem(chunkLength: Int) throws {
+        var random = WyRand(seed: 0x5CA7 &+ UInt64(chunkLength))
+        let corpus = try CorpusFixtures.randomCorpus(
+            alphabet: "abcdefghijklmnopqrstuvwxyz", works: 4, longest: 400, using: &random)
+        let index = ChunkIndex(corpus: corpus, chunkLength: chunkLength)
+        let strangerBytes: [UInt8] = [0x41, 0x2E, 0x00, 0xFF, 0x60, 0x7B]
+        let strangerSymbols: [UInt8] = [26, 27, 200, 255]
+        for _ in 0..<40 {
+            var symbols = Self.text(for: corpus, length: 300, using: &random)
+            for _ in 0..<Int(random.next(below: 6)) {
+                symbols[Int(random.next(below: UInt64(symbols.count)))] =
+                    strangerSymbols[Int(random.next(below: UInt64(strangerSymbols.count)))]
+            }
+            let expected = Self.referenceMatches(of: corpus, chunkLength: chunkLength, text: symbols)
+            let bytes = symbols.map {
+                $0 < 26 ? 0x61 + $0 : strangerBytes[Int(random.next(below: UInt64(strangerBytes.count)))]
+            }
+            #expect(Self.scanned(index, symbols: symbols) == expected, "K=\(chunkLength)")
+            #expect(Self.scanned(index, bytes: bytes) == expected, "K=\(chunkLength)")
+        }
+    }
+
     @Test func countsWindowsAndDistinctChunksAndFollowsOccurrences() throws {
         var random = WyRand(seed: 7)
         for _ in 0..<20 {

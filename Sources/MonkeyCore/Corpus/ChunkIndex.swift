@@ -26,8 +26,10 @@
 ///   order from its first position, its `ChunkID`.
 ///
 /// Memory: C bytes of symbols (shared with the `Corpus`), 4·C of chains,
-/// 5 bytes per slot (1.43 slots per distinct chunk) and the filter:
-/// about 37 MB for Shakespeare at K = 9 (C = 3.8 M, 2.8 M distinct chunks).
+/// 5 bytes per slot (1.43 slots per distinct chunk), the filter and, for a
+/// single-byte alphabet and q ≤ 6, 256 KiB per pair of a q-gram's bytes
+/// (`pairWeights`): about 38 MB for Shakespeare at K = 9 (C = 3.8 M, 2.8 M
+/// distinct chunks).
 public struct ChunkIndex: Sendable {
     /// The window length K, 1 to 64.
     public static let chunkLengths = 1...64
@@ -46,15 +48,24 @@ public struct ChunkIndex: Sendable {
     let gramLength: Int
     /// K − q + 1: every window holds exactly one q-gram at a multiple of it.
     let gramStride: Int
-    /// k^q, the code of no q-gram: its bit is never set, and every text
-    /// unit that is not a character of the alphabet makes a code at least this.
-    let absentGram: Int
+    /// k^q, the number of q-grams: codes are below it.
+    let gramCount: Int
     /// Bit c set when the q-gram of code c occurs; code = Σ symbolₜ·k^(q−1−t).
     let gramBits: [UInt64]
     /// `gramLength` tables of 256: a byte's (or symbol's) part of a gram's
-    /// code at each offset, `absentGram` for one that is no character.
+    /// code at each offset, 0 for one that is no character. Such a unit
+    /// makes its q-grams' codes those of real ones (as if it were the first
+    /// symbol), which can only let more windows through the filter: the hash
+    /// table compares symbols, and a unit that is no character matches none.
+    /// So no code needs clamping on the hot path.
     let byteWeights: [UInt32]
     let symbolWeights: [UInt32]
+    /// For a single-byte alphabet and q ≤ 6: ⌊q/2⌋ tables of 65,536, the
+    /// part of a gram's code of the two bytes at offsets 2j, 2j + 1 (the
+    /// sum of their `byteWeights`), indexed by the two bytes read as one
+    /// little-endian UInt16: a sample costs three loads of weights, not
+    /// five. Typed letters touch only a few KiB of them.
+    let pairWeights: [UInt32]
     /// Byte to symbol for single-byte alphabets (`CorpusAlphabet.byteSymbols`), and symbol to itself.
     let byteSymbols: [UInt8]
     let identitySymbols: [UInt8]
@@ -84,8 +95,11 @@ public struct ChunkIndex: Sendable {
         }
         self.gramLength = gramLength
         gramStride = chunkLength - gramLength + 1
-        absentGram = absent
+        gramCount = absent
         (byteWeights, symbolWeights) = Self.weights(alphabet: corpus.alphabet, gramLength: gramLength)
+        pairWeights =
+            corpus.alphabet.isSingleByte && gramLength <= 6
+            ? Self.pairs(of: byteWeights, gramLength: gramLength) : []
         byteSymbols = corpus.alphabet.byteSymbols
         identitySymbols = (0...255).map { UInt8($0) }
         let windowWorks = corpus.works.filter { $0.count >= chunkLength }
@@ -112,13 +126,11 @@ public struct ChunkIndex: Sendable {
     }
 
     /// The weight tables: at offset t of a gram, unit u weighs symbol(u)·k^(q−1−t),
-    /// or `absentGram` when u is no character.
+    /// or 0 when u is no character.
     private static func weights(alphabet: CorpusAlphabet, gramLength: Int) -> ([UInt32], [UInt32]) {
         let k = alphabet.count
-        var absent = 1
-        for _ in 0..<gramLength { absent *= k }
-        var bytes = [UInt32](repeating: UInt32(absent), count: gramLength * 256)
-        var symbols = [UInt32](repeating: UInt32(absent), count: gramLength * 256)
+        var bytes = [UInt32](repeating: 0, count: gramLength * 256)
+        var symbols = [UInt32](repeating: 0, count: gramLength * 256)
         var power = 1
         for offset in stride(from: gramLength - 1, through: 0, by: -1) {
             for symbol in 0..<k { symbols[offset << 8 | symbol] = UInt32(symbol * power) }
@@ -130,6 +142,19 @@ public struct ChunkIndex: Sendable {
             power *= k
         }
         return (bytes, symbols)
+    }
+
+    private static func pairs(of weights: [UInt32], gramLength: Int) -> [UInt32] {
+        var pairs = [UInt32](repeating: 0, count: (gramLength / 2) << 16)
+        for pair in 0..<gramLength / 2 {
+            for second in 0..<256 {
+                for first in 0..<256 {
+                    pairs[pair << 16 | second << 8 | first] =
+                        weights[(2 * pair) << 8 | first] + weights[(2 * pair + 1) << 8 | second]
+                }
+            }
+        }
+        return pairs
     }
 
     /// The filter: the bit of every q-gram of the works that have windows.
@@ -190,7 +215,6 @@ public struct ChunkIndex: Sendable {
     public var filterBytes: Int { gramBits.count * 8 }
     public var memoryBytes: Int {
         filterBytes + tags.count + heads.count * 4 + nextOccurrence.count * 4
-            + (byteWeights.count
-                + symbolWeights.count) * 4
+            + (byteWeights.count + symbolWeights.count + pairWeights.count) * 4
     }
 }
