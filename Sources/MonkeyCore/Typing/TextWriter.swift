@@ -4,6 +4,7 @@
 /// found. Works on the pointers the `Typist` lends for one batch.
 struct TextWriter {
     private let alphabet: TypingAlphabet
+    private let isSingleByte: Bool
     private let tables: AlphabetTables
     private let monkeys: Int
     private let seed: TypingSeed?
@@ -17,6 +18,7 @@ struct TextWriter {
         scratch: UnsafeMutablePointer<UInt8>, symbols: UnsafeMutablePointer<UInt16>
     ) {
         self.alphabet = alphabet
+        self.isSingleByte = alphabet.isSingleByte
         self.tables = tables
         self.monkeys = monkeys
         self.seed = seed
@@ -33,19 +35,11 @@ struct TextWriter {
         var keptEnd = 0
         var search = TargetSearch(job.target)
         var best = job.bestLength
-        let isSingleByte = alphabet.isSingleByte
         for index in 0..<job.count {
             let id = job.firstID &+ UInt64(index)
             let isKept = index >= firstKept
             let output = isKept ? kept + keptEnd : scratch
-            let count: Int
-            if isSingleByte {
-                typeBytes(id, into: output, stream: &stream)
-                count = monkeys
-            } else {
-                typeSymbols(id, stream: &stream)
-                count = expandSymbols(into: output)
-            }
+            let count = type(id, into: output, stream: &stream)
             let text = UnsafeBufferPointer(start: output, count: count)
             let before = best
             let isHit = search.search(text, best: &best)
@@ -62,6 +56,18 @@ struct TextWriter {
         }
         sink.bestLength = best
         return keptEnd
+    }
+
+    /// The text of entry `id` at `output`, which has room for
+    /// `Typist.slack` bytes more; answers its length in bytes.
+    @inline(__always)
+    func type(_ id: UInt64, into output: UnsafeMutablePointer<UInt8>, stream: inout CharacterStream?) -> Int {
+        guard isSingleByte else {
+            typeSymbols(id, stream: &stream)
+            return expandSymbols(into: output)
+        }
+        typeBytes(id, into: output, stream: &stream)
+        return monkeys
     }
 
     /// A single-byte alphabet's text of entry `id`.
