@@ -100,7 +100,11 @@ public struct Typist: Sendable {
                         var search = TargetSearch(target)
                         isHit = search.search(text, best: &best)
                     }
-                    return String(decoding: text, as: UTF8.self)
+                    // Not `String(decoding:as:)`: this initialiser makes a short ASCII
+                    // text (five monkeys' entry) without a pass to validate it.
+                    return String(unsafeUninitializedCapacity: text.count) { string in
+                        string.initialize(fromContentsOf: text)
+                    }
                 }
             }
         }
