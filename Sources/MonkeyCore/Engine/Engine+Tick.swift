@@ -10,10 +10,11 @@ extension Engine {
         _ scheduled: inout ScheduledSession, now: UInt64, random: inout WyRand, typist: inout Typist,
         typed: inout [TypedEntry], events: inout [Event]
     ) {
-        let tables = scheduled.typingTables()
+        scheduled.prepareTypingTables()
         let bestBefore = scheduled.session.bestLength
         var best = bestBefore
         let monkeys = scheduled.session.settings.monkeys
+        guard let tables = scheduled.tables else { preconditionFailure("the tables were just prepared") }
         // An empty target, the common case, is known from the settings without reading its tables.
         let target = scheduled.session.settings.target.target.isEmpty ? nil : tables.target
         let (text, isHit) = typist.typeEntry(

@@ -122,6 +122,19 @@ extension Engine.ScheduledSession {
         return fresh
     }
 
+    /// Builds the tables if the settings changed since the last batch:
+    /// a tick then reads them where they lie (`tables`), with no copy to
+    /// retain and release.
+    mutating func prepareTypingTables() {
+        guard let tables else {
+            _ = typingTables()
+            return
+        }
+        assert(
+            tables.alphabet.alphabet == session.settings.alphabet && tables.target.matcher == session.settings.target,
+            "tables are dropped whenever the settings change")
+    }
+
     /// The session's settings were changed (or put back) in place: its
     /// tables are built again at its next batch.
     mutating func settingsChanged() {

@@ -3,7 +3,9 @@
 /// the target, lends it to the scanner, and tells the `BatchSink` what it
 /// found. Works on the pointers the `Typist` lends for one batch.
 struct TextWriter {
-    private let alphabet: TypingAlphabet
+    /// The alphabet's k and kind, not the alphabet: a writer is made at
+    /// every tick, and holding the alphabet retained and released it.
+    private let characterCount: Int
     private let isSingleByte: Bool
     private let tables: AlphabetTables
     private let monkeys: Int
@@ -17,7 +19,7 @@ struct TextWriter {
         alphabet: TypingAlphabet, tables: AlphabetTables, monkeys: Int, seed: TypingSeed?,
         scratch: UnsafeMutablePointer<UInt8>, symbols: UnsafeMutablePointer<UInt16>
     ) {
-        self.alphabet = alphabet
+        self.characterCount = alphabet.count
         self.isSingleByte = alphabet.isSingleByte
         self.tables = tables
         self.monkeys = monkeys
@@ -73,12 +75,12 @@ struct TextWriter {
     /// A single-byte alphabet's text of entry `id`.
     @inline(__always)
     private func typeBytes(_ id: UInt64, into output: UnsafeMutablePointer<UInt8>, stream: inout CharacterStream?) {
-        if alphabet.count == 1 {
+        if characterCount == 1 {
             // Every draw gives index 0: the text is known without one.
             output.update(repeating: UInt8(truncatingIfNeeded: tables.symbolUTF8[0]), count: monkeys)
         } else if let seed {
             var random = seed.generator(forEntry: id)
-            let bound = UInt64(alphabet.count)
+            let bound = UInt64(characterCount)
             let characters = tables.symbolUTF8
             for place in 0..<monkeys {
                 output[place] = UInt8(
@@ -92,11 +94,11 @@ struct TextWriter {
     /// The symbols of entry `id`, into `symbols`.
     @inline(__always)
     private func typeSymbols(_ id: UInt64, stream: inout CharacterStream?) {
-        if alphabet.count == 1 {
+        if characterCount == 1 {
             symbols.update(repeating: 0, count: monkeys)
         } else if let seed {
             var random = seed.generator(forEntry: id)
-            let bound = UInt64(alphabet.count)
+            let bound = UInt64(characterCount)
             for place in 0..<monkeys {
                 symbols[place] = UInt16(truncatingIfNeeded: random.next(below: bound))
             }
