@@ -91,6 +91,7 @@ extension Engine {
         case .settings(let undo, let odds, let attentionID):
             putBack(change.session, due: change.previousDue) { scheduled in
                 scheduled.session.undo(undo)
+                scheduled.settingsChanged()
                 if let odds { scheduled.odds = odds }
                 scheduled.attentionID = attentionID
             }

@@ -113,6 +113,7 @@ extension Engine {
         let changesOdds = change.target != nil || change.monkeys != nil || change.alphabet != nil
         let changed = sessions.withSession(inSlot: slot) { scheduled in
             let undo = scheduled.session.apply(change)
+            scheduled.settingsChanged()
             let attentionID = scheduled.attentionID
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
@@ -218,6 +219,7 @@ extension Engine {
         let odds = odds(of: session.settings, keeping: previous)
         _ = sessions.withSession(inSlot: slot) { scheduled in
             scheduled.session = session
+            scheduled.settingsChanged()
             scheduled.odds = odds
             scheduled.attentionID = 0
         }

@@ -3,8 +3,8 @@
 /// the session's state, in id order.
 extension Engine {
     /// A session's alphabet and target made ready for the typing kernel,
-    /// kept with the session and built again only when either changes
-    /// (`ScheduledSession.typingTables()`), never per batch.
+    /// kept with the session (`ScheduledSession.typingTables()`) and
+    /// dropped whenever its settings change, never built per batch.
     struct TypingTables: Sendable {
         let alphabet: TypingAlphabet
         let target: TypingTarget
@@ -108,19 +108,41 @@ extension Engine {
 }
 
 extension Engine.ScheduledSession {
-    /// The tables for the session's alphabet and target, built when they
-    /// changed since the last batch.
+    /// The tables for the session's alphabet and target, built when its
+    /// settings changed since the last batch.
     mutating func typingTables() -> Engine.TypingTables {
-        // Copies of one string or array compare by their storage first:
-        // cheap at every tick while nothing changed.
-        if let tables, tables.alphabet.alphabet == session.settings.alphabet,
-            tables.target.matcher == session.settings.target
-        {
+        // Checked only where settings change (`settingsChanged`), not at
+        // every tick: comparing the target read its tables and arrays,
+        // which lie elsewhere (a cache miss a session at every tick).
+        if let tables {
+            assert(
+                tables.alphabet.alphabet == session.settings.alphabet
+                    && tables.target.matcher == session.settings.target,
+                "tables are dropped whenever the settings change")
             return tables
         }
         let fresh = Engine.TypingTables(session.settings)
         tables = fresh
         return fresh
+    }
+
+    /// Builds the tables if the settings changed since the last batch:
+    /// a tick then reads them where they lie (`tables`), with no copy to
+    /// retain and release.
+    mutating func prepareTypingTables() {
+        guard let tables else {
+            _ = typingTables()
+            return
+        }
+        assert(
+            tables.alphabet.alphabet == session.settings.alphabet && tables.target.matcher == session.settings.target,
+            "tables are dropped whenever the settings change")
+    }
+
+    /// The session's settings were changed (or put back) in place: its
+    /// tables are built again at its next batch.
+    mutating func settingsChanged() {
+        tables = nil
     }
 }
 

@@ -225,10 +225,14 @@ public struct Engine {
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard interval > 0 else { return .flatOut }
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
-                let job = Engine.job(for: &scheduled, count: 1, random: random)
                 // A plain session's tick never reaches into the optional corpus run.
-                let index = scheduled.session.settings.isCorpusSession ? scheduled.corpus?.index : nil
-                let result = Engine.type(job, index: index, with: &typist)
+                guard scheduled.session.settings.isCorpusSession else {
+                    Engine.tick(
+                        &scheduled, now: now, random: &random, typist: &typist, typed: &typed, events: &events)
+                    return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
+                }
+                let job = Engine.job(for: &scheduled, count: 1, random: random)
+                let result = Engine.type(job, index: scheduled.corpus?.index, with: &typist)
                 random = result.batch.random
                 Engine.merge(
                     result.batch, matches: result.matches, into: &scheduled, now: now, typed: &typed, events: &events)

@@ -124,6 +124,16 @@ public struct Session: Sendable {
         return numberOfFirst
     }
 
+    /// Takes in one entry typed from the session's next id with `text`
+    /// (a timed tick's, `Typist.typeEntry`), as `absorb` takes in a batch
+    /// of that one entry; returns it.
+    mutating func absorb(text: String, isHit: Bool, bestLength best: Int) -> Entry {
+        if isHit { hits += 1 }
+        // The target's length is read only on a rise: most ticks raise nothing.
+        if best > bestLength { bestLength = max(bestLength, min(best, settings.target.length)) }
+        return append(text, isHit: isHit)
+    }
+
     /// Applies new settings; a new target starts its hits and progress
     /// afresh. Returns what it replaced, for `undo`.
     @discardableResult

@@ -3,7 +3,10 @@
 /// the target, lends it to the scanner, and tells the `BatchSink` what it
 /// found. Works on the pointers the `Typist` lends for one batch.
 struct TextWriter {
-    private let alphabet: TypingAlphabet
+    /// The alphabet's k and kind, not the alphabet: a writer is made at
+    /// every tick, and holding the alphabet retained and released it.
+    private let characterCount: Int
+    private let isSingleByte: Bool
     private let tables: AlphabetTables
     private let monkeys: Int
     private let seed: TypingSeed?
@@ -16,7 +19,8 @@ struct TextWriter {
         alphabet: TypingAlphabet, tables: AlphabetTables, monkeys: Int, seed: TypingSeed?,
         scratch: UnsafeMutablePointer<UInt8>, symbols: UnsafeMutablePointer<UInt16>
     ) {
-        self.alphabet = alphabet
+        self.characterCount = alphabet.count
+        self.isSingleByte = alphabet.isSingleByte
         self.tables = tables
         self.monkeys = monkeys
         self.seed = seed
@@ -33,19 +37,11 @@ struct TextWriter {
         var keptEnd = 0
         var search = TargetSearch(job.target)
         var best = job.bestLength
-        let isSingleByte = alphabet.isSingleByte
         for index in 0..<job.count {
             let id = job.firstID &+ UInt64(index)
             let isKept = index >= firstKept
             let output = isKept ? kept + keptEnd : scratch
-            let count: Int
-            if isSingleByte {
-                typeBytes(id, into: output, stream: &stream)
-                count = monkeys
-            } else {
-                typeSymbols(id, stream: &stream)
-                count = expandSymbols(into: output)
-            }
+            let count = type(id, into: output, stream: &stream)
             let text = UnsafeBufferPointer(start: output, count: count)
             let before = best
             let isHit = search.search(text, best: &best)
@@ -64,15 +60,27 @@ struct TextWriter {
         return keptEnd
     }
 
+    /// The text of entry `id` at `output`, which has room for
+    /// `Typist.slack` bytes more; answers its length in bytes.
+    @inline(__always)
+    func type(_ id: UInt64, into output: UnsafeMutablePointer<UInt8>, stream: inout CharacterStream?) -> Int {
+        guard isSingleByte else {
+            typeSymbols(id, stream: &stream)
+            return expandSymbols(into: output)
+        }
+        typeBytes(id, into: output, stream: &stream)
+        return monkeys
+    }
+
     /// A single-byte alphabet's text of entry `id`.
     @inline(__always)
     private func typeBytes(_ id: UInt64, into output: UnsafeMutablePointer<UInt8>, stream: inout CharacterStream?) {
-        if alphabet.count == 1 {
+        if characterCount == 1 {
             // Every draw gives index 0: the text is known without one.
             output.update(repeating: UInt8(truncatingIfNeeded: tables.symbolUTF8[0]), count: monkeys)
         } else if let seed {
             var random = seed.generator(forEntry: id)
-            let bound = UInt64(alphabet.count)
+            let bound = UInt64(characterCount)
             let characters = tables.symbolUTF8
             for place in 0..<monkeys {
                 output[place] = UInt8(
@@ -86,11 +94,11 @@ struct TextWriter {
     /// The symbols of entry `id`, into `symbols`.
     @inline(__always)
     private func typeSymbols(_ id: UInt64, stream: inout CharacterStream?) {
-        if alphabet.count == 1 {
+        if characterCount == 1 {
             symbols.update(repeating: 0, count: monkeys)
         } else if let seed {
             var random = seed.generator(forEntry: id)
-            let bound = UInt64(alphabet.count)
+            let bound = UInt64(characterCount)
             for place in 0..<monkeys {
                 symbols[place] = UInt16(truncatingIfNeeded: random.next(below: bound))
             }

@@ -30,13 +30,8 @@ public struct Typist: Sendable {
     /// Types the job's entries and lends each text to `scanner` as it is typed.
     public mutating func type<Scanner: TypedTextScanner>(_ job: TypingJob, scanner: inout Scanner) -> TypedBatch {
         let alphabet = job.alphabet
-        let textBytes = job.monkeys * (alphabet.isSingleByte ? 1 : alphabet.widestSymbol)
+        let textBytes = reserveScratch(monkeys: job.monkeys, alphabet: alphabet)
         let carry = CharacterStream.carryCapacity
-        if bytes.count < carry + textBytes + Self.slack {
-            bytes = [UInt8](repeating: 0, count: carry + textBytes + Self.slack)
-        }
-        let symbolCount = alphabet.isSingleByte ? 0 : job.monkeys
-        if symbols.count < carry + symbolCount { symbols = [UInt16](repeating: 0, count: carry + symbolCount) }
         let keptCount = min(job.keep, job.count)
         var sink = BatchSink(job: job)
         var random = job.random
@@ -69,6 +64,65 @@ public struct Typist: Sendable {
             ? TypedTexts(bytes: keptBytes, stride: job.monkeys, count: keptCount)
             : TypedTexts(bytes: keptBytes, ends: keptEnds)
         return sink.batch(job: job, kept: kept, random: random)
+    }
+
+    /// Types entry `id` of a timed session's tick: the text, hit and best
+    /// progress (from `best`, moved on) and random state after that a job
+    /// of that one entry, kept, gives, without a batch's set-up (no kept
+    /// buffer, sink or job): at 10 Hz for thousands of sessions the set-up
+    /// was most of a tick's cost. The text is typed into scratch and
+    /// searched for `target` (nil: the session has none).
+    public mutating func typeEntry(
+        _ id: UInt64, monkeys: Int, alphabet: TypingAlphabet, target: TypingTarget?, seed: TypingSeed?,
+        best: inout Int, random: inout WyRand
+    ) -> (text: String, isHit: Bool) {
+        _ = reserveScratch(monkeys: monkeys, alphabet: alphabet)
+        let carry = CharacterStream.carryCapacity
+        var after = random
+        var isHit = false
+        let text = alphabet.withTables { tables in
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                symbols.withUnsafeMutableBufferPointer { symbols in
+                    let scratch = Self.address(bytes)
+                    let wide = Self.address(symbols)
+                    var stream = alphabet.groupDigits.map {
+                        CharacterStream(
+                            random: random, digits: $0, groupSize: alphabet.groupSize,
+                            groupBytes: tables.groupBytes, carryBytes: scratch, carrySymbols: wide)
+                    }
+                    let writer = TextWriter(
+                        alphabet: alphabet, tables: tables, monkeys: monkeys, seed: seed,
+                        scratch: scratch + carry, symbols: wide + carry)
+                    let text = UnsafeBufferPointer(
+                        start: scratch + carry, count: writer.type(id, into: scratch + carry, stream: &stream))
+                    if let stream { after = stream.random }
+                    if let target {
+                        var search = TargetSearch(target)
+                        isHit = search.search(text, best: &best)
+                    }
+                    // Not `String(decoding:as:)`: this initialiser makes a short ASCII
+                    // text (five monkeys' entry) without a pass to validate it.
+                    return String(unsafeUninitializedCapacity: text.count) { string in
+                        string.initialize(fromContentsOf: text)
+                    }
+                }
+            }
+        }
+        random = after
+        return (text, isHit)
+    }
+
+    /// Makes room in scratch for one text of `monkeys` characters after
+    /// the carry; answers the text's most bytes.
+    private mutating func reserveScratch(monkeys: Int, alphabet: TypingAlphabet) -> Int {
+        let textBytes = monkeys * (alphabet.isSingleByte ? 1 : alphabet.widestSymbol)
+        let carry = CharacterStream.carryCapacity
+        if bytes.count < carry + textBytes + Self.slack {
+            bytes = [UInt8](repeating: 0, count: carry + textBytes + Self.slack)
+        }
+        let symbolCount = alphabet.isSingleByte ? 0 : monkeys
+        if symbols.count < carry + symbolCount { symbols = [UInt16](repeating: 0, count: carry + symbolCount) }
+        return textBytes
     }
 
     private static func address<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) -> UnsafeMutablePointer<Element>

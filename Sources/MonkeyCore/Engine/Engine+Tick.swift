@@ -1,0 +1,48 @@
+/// A timed session's tick: one entry typed and taken in without a batch.
+extension Engine {
+    /// Types the session's next entry (`Typist.typeEntry`) and takes it in
+    /// as `merge` takes in a batch of that one entry: into the log and out
+    /// to `typed` (with the store's bookkeeping if it is due), the
+    /// counters and the rate, then a `best` event if it raised best
+    /// progress and a `hit` event if it is a hit, in that order. For a
+    /// plain session only: a corpus session's entry is scanned for chunks.
+    static func tick(
+        _ scheduled: inout ScheduledSession, now: UInt64, random: inout WyRand, typist: inout Typist,
+        typed: inout [TypedEntry], events: inout [Event]
+    ) {
+        scheduled.prepareTypingTables()
+        let bestBefore = scheduled.session.bestLength
+        var best = bestBefore
+        let monkeys = scheduled.session.settings.monkeys
+        guard let tables = scheduled.tables else { preconditionFailure("the tables were just prepared") }
+        // An empty target, the common case, is known from the settings without reading its tables.
+        let target = scheduled.session.settings.target.target.isEmpty ? nil : tables.target
+        let (text, isHit) = typist.typeEntry(
+            scheduled.session.nextID, monkeys: monkeys, alphabet: tables.alphabet, target: target,
+            seed: scheduled.session.settings.seed, best: &best, random: &random)
+        let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
+        let name = scheduled.session.name
+        typed.append(
+            TypedEntry(
+                session: name, epoch: scheduled.session.epoch, entry: entry, isFollowed: scheduled.isFollowed,
+                needsAttention: entry.id >= scheduled.attentionID))
+        scheduled.entriesTyped &+= 1
+        scheduled.rate.note(scheduled.entriesTyped, at: now)
+        scheduled.charactersTyped &+= UInt64(monkeys)
+        guard best > bestBefore || isHit else { return }
+        let matcher = scheduled.session.settings.target
+        if best > bestBefore {
+            events.append(
+                Event(
+                    .best(
+                        Event.Progress(
+                            target: matcher.target, best: matcher.prefix(characters: best), length: best,
+                            entryID: entry.id, number: entry.number)),
+                    session: name))
+        }
+        if isHit {
+            scheduled.hitsTyped &+= 1
+            events.append(Event(.hit(entry, target: matcher.target), session: name))
+        }
+    }
+}
