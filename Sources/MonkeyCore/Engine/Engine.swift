@@ -190,9 +190,27 @@ public struct Engine {
 
     /// Types one entry for every session due by `now` (see `TickPlan` for
     /// how early a tick may run), appending each to `typed` for the daemon
-    /// to deliver, and reschedules them. Returns the events (hits) to log.
+    /// to deliver, and reschedules them; then, round by round, the ticks a
+    /// stall made them miss within the catch-up window, which are made up
+    /// at once (a repeating timer would serve them only at its next period,
+    /// and a session once a period behind would stay behind). Returns the
+    /// events (hits) to log.
     public mutating func runDueTicks(now: UInt64, into typed: inout [TypedEntry]) -> [Event] {
         var events: [Event] = []
+        var rounds = 0
+        repeat {
+            runDueTicksOnce(now: now, into: &typed, events: &events)
+            rounds += 1
+        } while rounds < Self.mostCatchUpRounds && (nextDeadline().map { $0 < now } ?? false)
+        return events
+    }
+
+    /// The most rounds of missed ticks one wake-up makes up: a 1 ms session
+    /// within the 20 ms catch-up window misses at most 20.
+    static let mostCatchUpRounds = 64
+
+    /// Each session due by `now` ticks once.
+    private mutating func runDueTicksOnce(now: UInt64, into typed: inout [TypedEntry], events: inout [Event]) {
         clock = max(clock, now)
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
@@ -249,7 +267,6 @@ public struct Engine {
             scheduler.schedule(item.slot, at: next)
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
         }
-        return events
     }
 
     /// What popping one current heap item did.
