@@ -8,9 +8,11 @@ import Testing
 struct CoverageTerminalTests {
     static let text = "abbaabababbbaaab"
 
-    /// A session that covered some of `text` (chunk 3 over `ab`) and stopped.
+    /// A session that covered some of `text` (chunk 3 over `ab`) and
+    /// stopped. Work `v` is shorter than a chunk: it has no window, so it
+    /// stays uncovered however many entries are typed before the STOP.
     static func daemonWithCoverage(_ state: TemporaryDirectory) throws -> DaemonProcess {
-        try CorpusSessionTests.makeCorpus("tiny", ["w.txt": Self.text, "v.txt": "bbbb"], in: state.path)
+        try CorpusSessionTests.makeCorpus("tiny", ["w.txt": Self.text, "v.txt": "bb"], in: state.path)
         let daemon = try DaemonProcess(stateDirectory: state.path)
         _ = try daemon.request("START c corpus=tiny chunk=3 alphabet=ab monkeys=3 interval=1ms seed=5")
         #expect(try eventually { try Int(fields(daemon.request("STATUS c")[0])["covered"] ?? "") ?? 0 > 0 })
