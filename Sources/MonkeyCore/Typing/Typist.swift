@@ -31,32 +31,17 @@ public struct Typist: Sendable {
     public mutating func type<Scanner: TypedTextScanner>(_ job: TypingJob, scanner: inout Scanner) -> TypedBatch {
         let alphabet = job.alphabet
         let textBytes = reserveScratch(monkeys: job.monkeys, alphabet: alphabet)
-        let carry = CharacterStream.carryCapacity
         let keptCount = min(job.keep, job.count)
         var sink = BatchSink(job: job)
         var random = job.random
         var keptEnds: [Int] = []
         if !alphabet.isSingleByte { keptEnds.reserveCapacity(keptCount) }
-        let keptBytes = alphabet.withTables { tables in
-            bytes.withUnsafeMutableBufferPointer { bytes in
-                symbols.withUnsafeMutableBufferPointer { symbols in
-                    [UInt8](unsafeUninitializedCapacity: keptCount * textBytes + Self.slack) { kept, initialized in
-                        let scratch = Self.address(bytes)
-                        let wide = Self.address(symbols)
-                        var stream = alphabet.groupDigits.map {
-                            CharacterStream(
-                                random: random, digits: $0, groupSize: alphabet.groupSize,
-                                groupBytes: tables.groupBytes, carryBytes: scratch, carrySymbols: wide)
-                        }
-                        var writer = TextWriter(
-                            alphabet: alphabet, tables: tables, monkeys: job.monkeys, seed: job.seed,
-                            scratch: scratch + carry, symbols: wide + carry)
-                        initialized = writer.typeAll(
-                            job, into: Self.address(kept), keptCount: keptCount, keptEnds: &keptEnds,
-                            stream: &stream, sink: &sink, scanner: &scanner)
-                        if let stream { random = stream.random }
-                    }
-                }
+        let keptBytes = withWriter(monkeys: job.monkeys, alphabet: alphabet, seed: job.seed, random: &random) {
+            writer, stream, _ in
+            [UInt8](unsafeUninitializedCapacity: keptCount * textBytes + Self.slack) { kept, initialized in
+                initialized = writer.typeAll(
+                    job, into: Self.address(kept), keptCount: keptCount, keptEnds: &keptEnds,
+                    stream: &stream, sink: &sink, scanner: &scanner)
             }
         }
         let kept =
@@ -77,39 +62,55 @@ public struct Typist: Sendable {
         best: inout Int, random: inout WyRand
     ) -> (text: String, isHit: Bool) {
         _ = reserveScratch(monkeys: monkeys, alphabet: alphabet)
-        let carry = CharacterStream.carryCapacity
-        var after = random
         var isHit = false
-        let text = alphabet.withTables { tables in
+        let text = withWriter(monkeys: monkeys, alphabet: alphabet, seed: seed, random: &random) {
+            writer, stream, scratch in
+            let text = UnsafeBufferPointer(start: scratch, count: writer.type(id, into: scratch, stream: &stream))
+            if let target {
+                var search = TargetSearch(target)
+                isHit = search.search(text, best: &best)
+            }
+            // Not `String(decoding:as:)`: this initialiser makes a short ASCII
+            // text (five monkeys' entry) without a pass to validate it.
+            return String(unsafeUninitializedCapacity: text.count) { string in
+                string.initialize(fromContentsOf: text)
+            }
+        }
+        return (text, isHit)
+    }
+
+    /// Calls `body` with a writer and a character stream over the scratch
+    /// (`reserveScratch` made room), and the text's place in it, the one
+    /// set-up of a batch and of a tick's entry; `random` moves on to where
+    /// the stream left it.
+    private mutating func withWriter<Result>(
+        monkeys: Int, alphabet: TypingAlphabet, seed: TypingSeed?, random: inout WyRand,
+        _ body: (inout TextWriter, inout CharacterStream?, UnsafeMutablePointer<UInt8>) -> Result
+    ) -> Result {
+        let carry = CharacterStream.carryCapacity
+        let start = random
+        var after = random
+        let result = alphabet.withTables { tables in
             bytes.withUnsafeMutableBufferPointer { bytes in
                 symbols.withUnsafeMutableBufferPointer { symbols in
                     let scratch = Self.address(bytes)
                     let wide = Self.address(symbols)
                     var stream = alphabet.groupDigits.map {
                         CharacterStream(
-                            random: random, digits: $0, groupSize: alphabet.groupSize,
+                            random: start, digits: $0, groupSize: alphabet.groupSize,
                             groupBytes: tables.groupBytes, carryBytes: scratch, carrySymbols: wide)
                     }
-                    let writer = TextWriter(
+                    var writer = TextWriter(
                         alphabet: alphabet, tables: tables, monkeys: monkeys, seed: seed,
                         scratch: scratch + carry, symbols: wide + carry)
-                    let text = UnsafeBufferPointer(
-                        start: scratch + carry, count: writer.type(id, into: scratch + carry, stream: &stream))
+                    let result = body(&writer, &stream, scratch + carry)
                     if let stream { after = stream.random }
-                    if let target {
-                        var search = TargetSearch(target)
-                        isHit = search.search(text, best: &best)
-                    }
-                    // Not `String(decoding:as:)`: this initialiser makes a short ASCII
-                    // text (five monkeys' entry) without a pass to validate it.
-                    return String(unsafeUninitializedCapacity: text.count) { string in
-                        string.initialize(fromContentsOf: text)
-                    }
+                    return result
                 }
             }
         }
         random = after
-        return (text, isHit)
+        return result
     }
 
     /// Makes room in scratch for one text of `monkeys` characters after

@@ -39,24 +39,13 @@ extension Daemon {
         }
     }
 
-    /// The request with the files of the corpus it names read
-    /// (`CorpusSetting.loaded`); any other request as it is.
-    func readingCorpus(of request: Request) throws(ProtocolError) -> Request {
-        switch request {
-        case .start(let name, var change):
-            guard case .named(let corpus)? = change.corpus else { return request }
-            change.corpus = .loaded(try readCorpus(corpus))
-            return .start(name, change)
-        case .set(let name, var change):
-            guard case .named(let corpus)? = change.corpus else { return request }
-            change.corpus = .loaded(try readCorpus(corpus))
-            return .set(name, change)
-        case .corpora(var query):
-            query.found = readCorpora()
-            return .corpora(query)
-        default:
-            return request
-        }
+    /// CORPORA with the corpora read; any other request as it is. (A
+    /// START or SET naming a corpus is built by `buildCorpus`; a SET of a
+    /// session that does not exist is refused without reading a file.)
+    func readingCorpora(of request: Request) -> Request {
+        guard case .corpora(var query) = request else { return request }
+        query.found = readCorpora()
+        return .corpora(query)
     }
 
     /// Every directory of `corpus_dir` with a valid name, in byte order,
@@ -75,17 +64,6 @@ extension Daemon {
             }
         }
         return found
-    }
-
-    /// The works of corpus `name` in `corpus_dir`.
-    func readCorpus(_ name: String) throws(ProtocolError) -> CorpusSource {
-        do {
-            return try Self.readCorpus(
-                name, in: configuration.corpusDirectory(stateDirectory: options.stateDirectory),
-                limits: engine.limits.corpus)
-        } catch {
-            throw error.protocolError
-        }
     }
 
     /// The works of corpus `name` in `directory`, checked.

@@ -70,13 +70,7 @@ extension Daemon {
                 buildCorpus(build, for: request, on: connection)
                 return
             }
-            do throws(ProtocolError) {
-                request = try readingCorpus(of: request)
-            } catch {
-                counters.requests.note(request.verb, error.code)
-                connection.appendStatus(.error(error))
-                return
-            }
+            request = readingCorpora(of: request)
         }
         var reply = engine.handle(request, from: connection.peer, now: Daemon.now())
         guard let change = reply.change else {
