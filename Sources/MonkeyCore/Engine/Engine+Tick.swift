@@ -14,11 +14,14 @@ extension Engine {
         let bestBefore = scheduled.session.bestLength
         var best = bestBefore
         let monkeys = scheduled.session.settings.monkeys
-        guard let tables = scheduled.tables else { preconditionFailure("the tables were just prepared") }
-        // An empty target, the common case, is known from the settings without reading its tables.
-        let target = scheduled.session.settings.target.target.isEmpty ? nil : tables.target
+        // The alphabet and the target are read one by one, not as a copy of
+        // the tables: a copy retains the session's own target tables, a
+        // cache miss at every tick of a session that has no target (the
+        // common case, known from the settings).
+        guard let alphabet = scheduled.tables?.alphabet else { preconditionFailure("the tables were just prepared") }
+        let target = scheduled.session.settings.target.target.isEmpty ? nil : scheduled.tables?.target
         let (text, isHit) = typist.typeEntry(
-            scheduled.session.nextID, monkeys: monkeys, alphabet: tables.alphabet, target: target,
+            scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
             seed: scheduled.session.settings.seed, best: &best, random: &random)
         let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
         let name = scheduled.session.name
