@@ -19,7 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
+import multiprocessing
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -73,35 +73,49 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-class Follower(threading.Thread):
-    """TAIL of one session on a connection of its own: each entry's id and
-    arrival time, until `stop` (then it sends the line that ends the TAIL)."""
+class Follower:
+    """TAIL of one session on a connection of its own, read by a process of
+    its own (a thread would wait for Python's lock behind the probes, up to
+    its 5 ms switch interval, and that wait would read as lateness): each
+    entry's id and arrival time, until `stop` ends the TAIL and hands them
+    back."""
 
     def __init__(self, path, session):
-        super().__init__(daemon=True)
         self.client = Client(path)
         self.client.socket.sendall(f"TAIL {session} last=0\n".encode())
         self.arrivals = []
-        self.done = False
+        self.receiver, sender = multiprocessing.Pipe(duplex=False)
+        self.process = multiprocessing.Process(target=Follower.read, args=(self.client.socket, sender), daemon=True)
 
-    def run(self):
-        buffer = b""
-        while not self.done:
-            chunk = self.client.socket.recv(65536)
+    def start(self):
+        self.process.start()
+
+    @staticmethod
+    def read(connection, sender):
+        buffer, arrivals = b"", []
+        while True:
+            chunk = connection.recv(65536)
             if not chunk:
-                return
+                break
             now = time.monotonic()
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
+            ended = False
             for line in lines:
                 if line.startswith(b"entry "):
                     for field in line.split():
                         if field.startswith(b"id="):
-                            self.arrivals.append((int(field[3:]), now))
+                            arrivals.append((int(field[3:]), now))
+                elif line.startswith(b"OK") or line.startswith(b"ERR"):
+                    ended = True
+            if ended:
+                break
+        sender.send(arrivals)
 
     def stop(self):
-        self.done = True
         self.client.socket.sendall(b"\n")
+        self.arrivals = self.receiver.recv()
+        self.process.join()
 
     def lateness(self, interval, since):
         """Milliseconds each entry came after its ideal time: the

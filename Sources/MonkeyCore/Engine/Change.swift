@@ -94,6 +94,8 @@ extension Engine {
                 scheduled.settingsChanged()
                 if let odds { scheduled.odds = odds }
                 scheduled.attentionID = attentionID
+                // Safe whatever it was: the store sees the next batch at once.
+                scheduled.reservationAttentionID = 0
             }
         }
         let name = change.session

@@ -117,6 +117,7 @@ extension Engine {
             let attentionID = scheduled.attentionID
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
+            scheduled.reservationAttentionID = 0
             let hasTarget = !scheduled.session.settings.target.isEmpty
             return (
                 undo: undo, attentionID: attentionID,
@@ -186,6 +187,7 @@ extension Engine {
             scheduled.corpus?.restart()
             // The store must see the session's next entry: what it keeps changes.
             scheduled.attentionID = 0
+            scheduled.reservationAttentionID = 0
             return scheduled.session.nextID
         }
         guard let nextID else { return noSuchSession(name) }
@@ -222,6 +224,7 @@ extension Engine {
             scheduled.settingsChanged()
             scheduled.odds = odds
             scheduled.attentionID = 0
+            scheduled.reservationAttentionID = 0
         }
         return change
     }

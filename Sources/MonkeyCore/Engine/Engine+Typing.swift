@@ -304,10 +304,13 @@ extension Engine {
         typed: inout [TypedEntry], events: inout [Event]
     ) -> Bool {
         let batch = returned.batch
-        // An entry the store must see with the session's bookkeeping
-        // (an id reservation, a compaction) is seen now, after the
-        // entries still waiting, so that the store gets them in id order.
-        if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.attentionID {
+        // An entry the store must see for an id reservation is seen now,
+        // after the entries still waiting, so that the store gets them in
+        // id order. One due for a compaction waits for the sync, which
+        // hands over the newest retained entry with the bookkeeping: seen
+        // at once, each batch's kept entries went to the journal only for
+        // the compaction that followed to write them again.
+        if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.reservationAttentionID {
             Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
             Engine.merge(batch, matches: returned.matches, into: &scheduled, now: now, typed: &typed, events: &events)
             return false

@@ -57,6 +57,11 @@ public struct Engine {
         /// each one's bookkeeping at every tick was a cache miss per entry.
         /// 0 after every change: the store then sees the next entry.
         var attentionID: UInt64 = 0
+        /// The id from which a flat-out batch's entries go to the store at
+        /// once rather than at the next sync: the store must see them for
+        /// a reservation (`DurabilityPolicy.Attention.nextReservationID`).
+        /// Never below `attentionID`; 0 with it after every change.
+        var reservationAttentionID: UInt64 = 0
         /// Connections follow it (see `setFollowed`).
         var isFollowed = false
         /// What it typed, for metrics: counters that never go down, unlike
@@ -144,6 +149,7 @@ public struct Engine {
             $0.session.setRetention(newLimits.maximumEntries)
             // Retention and the store's own settings decide when it must see an entry.
             $0.attentionID = 0
+            $0.reservationAttentionID = 0
         }
     }
 
@@ -288,8 +294,17 @@ public struct Engine {
     /// The store saw an entry of the session with its bookkeeping (an entry
     /// typed with `needsAttention`) and next needs to see the one with id `id`.
     public mutating func setAttention(_ name: SessionName, from id: UInt64) {
+        setAttention(name, DurabilityPolicy.Attention(from: id))
+    }
+
+    /// The store saw an entry of the session with its bookkeeping and next
+    /// needs to see the ones `attention` says.
+    public mutating func setAttention(_ name: SessionName, _ attention: DurabilityPolicy.Attention) {
         guard let slot = sessions.slot(of: name) else { return }
-        _ = sessions.withSession(inSlot: slot) { $0.attentionID = id }
+        _ = sessions.withSession(inSlot: slot) {
+            $0.attentionID = attention.nextID
+            $0.reservationAttentionID = max(attention.nextReservationID, attention.nextID)
+        }
     }
 
     mutating func scheduleFirstTick(_ name: SessionName, now: UInt64) {

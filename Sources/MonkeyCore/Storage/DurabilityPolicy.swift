@@ -208,15 +208,37 @@ public struct DurabilityPolicy: Sendable {
         public var compactsEntriesFile: Bool
         /// A reservation to write at once, before the entry is handed out.
         public var reservesNow: Reservation?
-        /// The id of the next entry the store must see with the bookkeeping;
-        /// the ones before it are recorded in bulk.
-        public var nextAttentionID: UInt64
+        /// Which entries the store must see next with the bookkeeping; the
+        /// ones before are recorded in bulk.
+        public var attention: Attention
+    }
+
+    /// Which of a session's entries the store must next see with the
+    /// session's bookkeeping (`typed`).
+    public struct Attention: Sendable, Equatable {
+        /// The first for which any check of `typed` could come out otherwise.
+        public var nextID: UInt64
+        /// The first for which the reservation check could: a flat-out
+        /// session hands its retained entries over at each sync, and only
+        /// a reservation cannot wait for one (a compaction can, and one
+        /// forced at every batch wrote each batch's kept entries twice).
+        public var nextReservationID: UInt64
+
+        public init(nextID: UInt64, nextReservationID: UInt64) {
+            self.nextID = nextID
+            self.nextReservationID = nextReservationID
+        }
+
+        /// Every check at `id`.
+        public init(from id: UInt64) {
+            self.init(nextID: id, nextReservationID: id)
+        }
     }
 
     /// An entry just typed by `session`, seen with its bookkeeping.
     public mutating func typed(_ entry: Entry, of session: Session) -> EntryPlan {
         guard var book = books[session.name], book.epoch == session.epoch else {
-            return EntryPlan(compactsEntriesFile: false, reservesNow: nil, nextAttentionID: entry.id + 1)
+            return EntryPlan(compactsEntriesFile: false, reservesNow: nil, attention: Attention(from: entry.id + 1))
         }
         // The entries since the last one this book saw were recorded in bulk.
         book.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(book.countedThroughID, entry.id - 1))
@@ -237,20 +259,21 @@ public struct DurabilityPolicy: Sendable {
         store(book, for: session.name)
         return EntryPlan(
             compactsEntriesFile: compacts, reservesNow: reservesNow,
-            nextAttentionID: nextAttention(after: entry, capacity: capacity, book: book))
+            attention: nextAttention(after: entry, capacity: capacity, book: book))
     }
 
     /// The id of the first entry after `entry` for which one of the checks
     /// of `typed` could come out otherwise. A reservation granted later only
     /// moves that id later, so the answer stays safe until the session
     /// changes (when the engine shows the store its next entry again).
-    private func nextAttention(after entry: Entry, capacity: Int, book: Book) -> UInt64 {
-        guard !book.isReservationFailing else { return entry.id + 1 }
+    private func nextAttention(after entry: Entry, capacity: Int, book: Book) -> Attention {
+        guard !book.isReservationFailing else { return Attention(from: entry.id + 1) }
         let compaction = entry.id + 1 + UInt64(max(0, 2 * capacity - book.recordsInFile))
         let reservation =
             book.wantedReservation == nil
             ? book.reservedID - min(book.reservedID, book.reservationSize / 2) : book.reservedID
-        return max(entry.id + 1, min(compaction, reservation))
+        return Attention(
+            nextID: max(entry.id + 1, min(compaction, reservation)), nextReservationID: max(entry.id + 1, reservation))
     }
 
     /// Writing a reservation at once failed: the session types on, and the

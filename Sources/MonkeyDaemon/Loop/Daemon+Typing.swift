@@ -99,7 +99,7 @@ extension Daemon {
     private func store(_ typed: TypedEntry) {
         if typed.needsAttention {
             if let session = engine.session(named: typed.session) {
-                engine.setAttention(typed.session, from: store.append(typed, of: session))
+                engine.setAttention(typed.session, store.append(typed, of: session))
             }
         } else {
             store.record(typed)

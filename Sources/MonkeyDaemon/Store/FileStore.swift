@@ -169,8 +169,8 @@ final class FileStore: @unchecked Sendable {
 
     /// Records an entry just typed by `session` with the session's
     /// bookkeeping (see `DurabilityPolicy.typed`): compacting its entries
-    /// file, reserving ids. Returns the id of the next entry it must see so.
-    func append(_ typed: TypedEntry, of session: Session) -> UInt64 {
+    /// file, reserving ids. Returns which entries it must see so next.
+    func append(_ typed: TypedEntry, of session: Session) -> DurabilityPolicy.Attention {
         let plan = policy.typed(typed.entry, of: session)
         if plan.compactsEntriesFile {
             outbox.replace(session.name, epoch: session.epoch, with: session.log, newest: typed.entry)
@@ -184,7 +184,7 @@ final class FileStore: @unchecked Sendable {
                 policy.reservationFailed(reservation)
             }
         }
-        return plan.nextAttentionID
+        return plan.attention
     }
 
     // MARK: Events
