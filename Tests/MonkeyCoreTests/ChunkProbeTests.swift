@@ -11,6 +11,7 @@ struct ChunkProbeTests {
         ("ab", [1, 2, 9, 17, 33, 64]),
         ("abcdefghijklmnopqrstuvwxyz", [1, 4, 5, 6, 7, 9, 12, 64]),
         ("abcdefghijklmnopqrstuvwxyz0123456789.,;:!?", [2, 3, 5, 7, 9, 64]),
+        ("αβγδεζηθικλμνξοπρστυφχψω", [4, 5, 9]),
     ])
     func findsEveryWindowOfTextsSpanningManyBlocks(alphabet: String, chunkLengths: [Int]) throws {
         var random = WyRand(seed: 64 &+ UInt64(alphabet.utf8.count))
@@ -26,5 +27,21 @@ struct ChunkProbeTests {
                     "K=\(chunkLength) n=\(length)")
             }
         }
+    }
+
+    /// The grouped filter (a group of ⌈k/8⌉ bytes per prefix of q − 1
+    /// symbols) where a group fits a 64-bit load and the bitmap 4 MiB;
+    /// else the dense one.
+    @Test(arguments: [
+        ("abcdefghijklmnopqrstuvwxyz", 9, 4), ("abcdefghijklmnopqrstuvwxyz", 7, 4),
+        ("abcdefghijklmnopqrstuvwxyz0123456789.,;:!?", 9, 6), ("ab", 9, 1), ("ab", 40, 0),
+        ("αβγδεζηθικλμνξοπρστυφχψω", 9, 3),
+    ])
+    func groupsTheFilterWhereAGroupFitsALoad(alphabet: String, chunkLength: Int, groupBytes: Int) throws {
+        let text = String(repeating: String(alphabet.prefix(1)), count: 50)
+        let corpus = try CorpusFixtures.corpus([("a.txt", text)], alphabet: alphabet)
+        let index = ChunkIndex(corpus: corpus, chunkLength: chunkLength)
+        #expect(index.groupBytes == groupBytes)
+        #expect(index.filterBytes <= 4 << 20 + 16)
     }
 }

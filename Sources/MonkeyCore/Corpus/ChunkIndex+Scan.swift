@@ -111,6 +111,7 @@ extension ChunkIndex {
                                             pairs: pairs.isEmpty ? nil : pairs.baseAddress,
                                             unitSymbols: unitSymbols.baseAddress.unsafelyUnwrapped,
                                             bits: bits.baseAddress.unsafelyUnwrapped, gramLength: gramLength,
+                                            groupBytes: groupBytes,
                                             stride: gramStride, chunkLength: chunkLength, tags: tags,
                                             heads: heads, symbols: symbols))
                                 }

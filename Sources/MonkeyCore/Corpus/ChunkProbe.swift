@@ -7,6 +7,8 @@ struct Probe {
     let unitSymbols: UnsafePointer<UInt8>
     let bits: UnsafePointer<UInt64>
     let gramLength: Int
+    /// `ChunkIndex.groupBytes`: > 0 for the grouped filter.
+    let groupBytes: Int
     let stride: Int
     let chunkLength: Int
     let tags: UnsafeBufferPointer<UInt8>
@@ -24,8 +26,16 @@ struct Probe {
         guard text.count >= chunkLength else { return }
         let units = text.baseAddress.unsafelyUnwrapped
         // The gram length as a constant, so that each sweep's code is unrolled.
-        if pairs != nil && gramLength == 5 { return sweep(units, count: text.count, Pairs5.self, into: &sink) }
-        if pairs != nil && gramLength == 6 { return sweep(units, count: text.count, Pairs6.self, into: &sink) }
+        if groupBytes > 0 {
+            switch gramLength {
+            case 5 where pairs != nil: sweep(units, count: text.count, GroupedPairs5.self, into: &sink)
+            case 6 where pairs != nil: sweep(units, count: text.count, GroupedPairs6.self, into: &sink)
+            case 4: sweep(units, count: text.count, GroupedUnits4.self, into: &sink)
+            case 5: sweep(units, count: text.count, GroupedUnits5.self, into: &sink)
+            default: sweep(units, count: text.count, GroupedUnitsOfAnyLength.self, into: &sink)
+            }
+            return
+        }
         switch gramLength {
         case 1: sweep(units, count: text.count, Units1.self, into: &sink)
         case 2: sweep(units, count: text.count, Units2.self, into: &sink)
@@ -48,39 +58,40 @@ struct Probe {
         }
     }
 
-    /// The filter's code of the q-gram at `position` (a real q-gram's code
-    /// when a unit is no character, see `ChunkIndex.byteWeights`): when
-    /// `Shape.paired`, two bytes at a time (one UInt16 load, `pairWeights`), else
-    /// a unit at a time.
+    /// Whether the filter has the q-gram at `position`: its code (a real
+    /// q-gram's when a unit is no character, see `ChunkIndex.byteWeights`)
+    /// summed two bytes at a time when `Shape.paired` (one UInt16 load,
+    /// `pairWeights`), else a unit at a time; grouped, the sum is the
+    /// prefix's byte offset and the last unit the bit.
     @inline(__always)
-    func code<Shape: GramShape>(_ units: UnsafePointer<UInt8>, at position: Int, _: Shape.Type) -> Int {
+    func isPresent<Shape: GramShape>(_ units: UnsafePointer<UInt8>, at position: Int, _: Shape.Type) -> Bool {
         let gramLength = length(Shape.self)
+        let summed = Shape.grouped ? gramLength &- 1 : gramLength
         var code = 0
         if Shape.paired {
             let pairs = self.pairs.unsafelyUnwrapped
-            for pair in 0..<gramLength / 2 {
+            for pair in 0..<summed / 2 {
                 let two = UnsafeRawPointer(units + (position &+ 2 &* pair)).loadUnaligned(as: UInt16.self)
                 code &+= Int(pairs[pair &<< 16 | Int(UInt16(littleEndian: two))])
             }
-            if gramLength & 1 != 0 {
-                code &+= Int(weights[(gramLength &- 1) &<< 8 | Int(units[position &+ gramLength &- 1])])
+            if summed & 1 != 0 {
+                code &+= Int(weights[(summed &- 1) &<< 8 | Int(units[position &+ summed &- 1])])
             }
         } else {
-            for offset in 0..<gramLength {
+            for offset in 0..<summed {
                 code &+= Int(weights[offset &<< 8 | Int(units[position &+ offset])])
             }
         }
-        return code
+        guard Shape.grouped else { return (bits[code &>> 6] &>> UInt64(code & 63)) & 1 != 0 }
+        let bit = weights[(gramLength &- 1) &<< 8 | Int(units[position &+ gramLength &- 1])]
+        // The bitmap's words are little-endian, as on every target Swift runs monkeyd on.
+        let group = UnsafeRawPointer(bits).loadUnaligned(fromByteOffset: code, as: UInt64.self)
+        return (group &>> UInt64(bit)) & 1 != 0
     }
 
     /// q: the shape's, or the index's when the shape leaves it open.
     @inline(__always)
     func length<Shape: GramShape>(_: Shape.Type) -> Int { Shape.length == 0 ? gramLength : Shape.length }
-
-    @inline(__always)
-    func isPresent(_ code: Int) -> Bool {
-        (bits[code &>> 6] &>> UInt64(code & 63)) & 1 != 0
-    }
 
     /// The first stage: the q-gram at every multiple of the stride. Each
     /// window [p, p + K) holds the q-grams starting at p ... p + K − q,
@@ -125,8 +136,8 @@ struct Probe {
         let twice = stride &* 2
         while position < end {
             let second = position &+ stride
-            let first = isPresent(code(units, at: position, Shape.self))
-            let next = isPresent(code(units, at: second, Shape.self))
+            let first = isPresent(units, at: position, Shape.self)
+            let next = isPresent(units, at: second, Shape.self)
             if first {
                 present[found] = position
                 found &+= 1
@@ -137,7 +148,7 @@ struct Probe {
             }
             position &+= twice
         }
-        if position == end && isPresent(code(units, at: position, Shape.self)) {
+        if position == end && isPresent(units, at: position, Shape.self) {
             present[found] = position
             found &+= 1
         }
@@ -163,13 +174,13 @@ struct Probe {
         guard firstWindow <= lastWindow else { return }
         var high = sampled
         let highest = lastWindow &+ stride &- 1
-        while high < highest && isPresent(code(units, at: high &+ 1, Shape.self)) {
+        while high < highest && isPresent(units, at: high &+ 1, Shape.self) {
             high &+= 1
         }
         let lastPassing = min(lastWindow, high &- stride &+ 1)
         guard firstWindow <= lastPassing else { return }
         var low = sampled
-        while low > firstWindow && isPresent(code(units, at: low &- 1, Shape.self)) {
+        while low > firstWindow && isPresent(units, at: low &- 1, Shape.self) {
             low &-= 1
         }
         guard low <= lastPassing else { return }
@@ -195,49 +206,46 @@ protocol GramShape {
     static var length: Int { get }
     /// Two bytes a load (`ChunkIndex.pairWeights`), or a unit at a time.
     static var paired: Bool { get }
+    /// The grouped filter (`ChunkIndex.groupBytes`), or the dense one.
+    static var grouped: Bool { get }
 }
 
-enum Pairs5: GramShape {
+extension GramShape {
+    static var paired: Bool { false }
+    static var grouped: Bool { false }
+}
+
+enum GroupedPairs5: GramShape {
     static var length: Int { 5 }
     static var paired: Bool { true }
+    static var grouped: Bool { true }
 }
 
-enum Pairs6: GramShape {
+enum GroupedPairs6: GramShape {
     static var length: Int { 6 }
     static var paired: Bool { true }
+    static var grouped: Bool { true }
 }
 
-enum Units1: GramShape {
-    static var length: Int { 1 }
-    static var paired: Bool { false }
-}
-
-enum Units2: GramShape {
-    static var length: Int { 2 }
-    static var paired: Bool { false }
-}
-
-enum Units3: GramShape {
-    static var length: Int { 3 }
-    static var paired: Bool { false }
-}
-
-enum Units4: GramShape {
+enum GroupedUnits4: GramShape {
     static var length: Int { 4 }
-    static var paired: Bool { false }
+    static var grouped: Bool { true }
 }
 
-enum Units5: GramShape {
+enum GroupedUnits5: GramShape {
     static var length: Int { 5 }
-    static var paired: Bool { false }
+    static var grouped: Bool { true }
 }
 
-enum Units6: GramShape {
-    static var length: Int { 6 }
-    static var paired: Bool { false }
-}
-
-enum UnitsOfAnyLength: GramShape {
+enum GroupedUnitsOfAnyLength: GramShape {
     static var length: Int { 0 }
-    static var paired: Bool { false }
+    static var grouped: Bool { true }
 }
+
+enum Units1: GramShape { static var length: Int { 1 } }
+enum Units2: GramShape { static var length: Int { 2 } }
+enum Units3: GramShape { static var length: Int { 3 } }
+enum Units4: GramShape { static var length: Int { 4 } }
+enum Units5: GramShape { static var length: Int { 5 } }
+enum Units6: GramShape { static var length: Int { 6 } }
+enum UnitsOfAnyLength: GramShape { static var length: Int { 0 } }
