@@ -18,7 +18,7 @@ struct Probe {
     /// Samples looked up before the present ones among them are examined:
     /// keeping the second stage out of the first's loop leaves that loop
     /// without a call, so its pointers stay in registers.
-    static let block = 64
+    static let block = 128
 
     /// Scans one entry's units (bytes or symbols).
     @inline(__always)
