@@ -193,7 +193,7 @@ struct ChunkIndexTests {
         let corpus = try CorpusFixtures.corpus([("a.txt", String(repeating: "a", count: 50))], alphabet: alphabet)
         let index = ChunkIndex(corpus: corpus, chunkLength: chunkLength)
         #expect(index.gramLength == gramLength)
-        #expect(index.filterBytes <= 2 << 20 + 8)
+        #expect(index.filterBytes <= 4 << 20 + 16)
     }
 
     @Test func choosesThreeLettersForAnAlphabetOf256() throws {
