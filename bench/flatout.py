@@ -7,7 +7,7 @@ a session at 10 ms beside it (its entries followed with TAIL, each one's
 arrival against an ideal clock for the session), beside the C loop
 `bench/typing-reference.c` in the same run. See BENCHMARKS.md.
 
-    bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E]
+    bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E] [--monkeyd PATH]
 
 Needs `swift build -c release --product monkeyd` (bench/flatout.sh does it).
 """
@@ -129,7 +129,7 @@ class Follower:
 
 
 def run_daemon(arguments, directory):
-    monkeyd = os.path.join(ROOT, ".build", "release", "monkeyd")
+    monkeyd = arguments.monkeyd or os.path.join(ROOT, ".build", "release", "monkeyd")
     configuration = os.path.join(directory, "monkeyd.conf")
     with open(configuration, "w") as file:
         file.write(f"max_entries = {arguments.entries}\n")
@@ -200,6 +200,7 @@ def main():
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--entries", type=int, default=1000, help="max_entries (retention)")
+    parser.add_argument("--monkeyd", help="the daemon to measure (default: this tree's release build)")
     arguments = parser.parse_args()
     results, references = [], []
     for number in range(arguments.rounds):

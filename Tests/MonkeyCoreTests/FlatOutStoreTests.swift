@@ -13,6 +13,8 @@ struct FlatOutStoreTests {
         var policy = DurabilityPolicy(syncInterval: Interval(nanoseconds: 1_000_000_000), segment: 1, segmentBytes: 0)
         var journalRecords: [UInt64] = []
         var compactions = 0
+        /// Syncs at which a flat-out session's retained log replaced its file.
+        var replacements = 0
         var reservationsNow = 0
 
         mutating func take(_ typed: [TypedEntry], into engine: inout Engine) {
@@ -21,7 +23,11 @@ struct FlatOutStoreTests {
                     journalRecords.append(item.entry.id)
                     continue
                 }
-                let plan = policy.typed(item.entry, of: session)
+                let plan = policy.typed(item.entry, of: session, compacting: item.replacesEntriesFile)
+                if item.replacesEntriesFile {
+                    #expect(item.entry == session.log.newest, "the log's newest stands for the log")
+                    replacements += 1
+                }
                 if plan.compactsEntriesFile { compactions += 1 } else { journalRecords.append(item.entry.id) }
                 if let reservation = plan.reservesNow {
                     reservationsNow += 1
@@ -86,6 +92,29 @@ struct FlatOutStoreTests {
         #expect(store.compactions >= syncs - 1, "the sync's newest entry compacts the file")
         #expect(store.journalRecords == store.journalRecords.sorted(), "in id order")
         #expect(store.reservationsNow == 0)
+    }
+
+    /// Retention above a batch: at a sync where most of the retained log
+    /// is new, the log replaces the entries file (the storage thread
+    /// encodes it), rather than the owner encoding each entry as a journal
+    /// record; where little of it is new, the new entries are records.
+    @Test func theRetainedLogReplacesTheFileAtASyncWhenMostOfItIsNew() throws {
+        var limits = Limits()
+        limits.maximumEntries = 300
+        var engine = Engine(limits: limits, seed: 5)
+        var store = Store()
+        // 10,000 monkeys: a batch keeps 104 entries (a million characters).
+        try Self.start("START s interval=0 monkeys=10000", &engine, &store)
+        var syncs = try Self.type(batches: 8, batchesPerSync: 4, &engine, &store)
+        #expect(syncs == 2 && store.replacements == 2 && store.compactions == 2)
+        #expect(store.journalRecords.count == 104, "only the first batch, seen at once after the change")
+        // A sync after every batch: 104 new of 300 retained.
+        syncs = try Self.type(batches: 3, batchesPerSync: 1, &engine, &store)
+        #expect(syncs == 3 && store.replacements == 2)
+        // Each new entry a record, but a sync's newest when the policy
+        // compacts with it (the file then held twice the retention).
+        #expect(store.journalRecords.count + (store.compactions - 2) == 104 + 3 * 104)
+        #expect(store.journalRecords == store.journalRecords.sorted(), "in id order")
     }
 
     /// A reservation renewal does not wait for a sync: the store sees the

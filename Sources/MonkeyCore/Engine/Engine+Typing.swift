@@ -360,6 +360,17 @@ extension Engine {
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
         let attentionID = scheduled.attentionID
+        // At a sync, when most of the retained log is new, the log replaces
+        // the session's entries file, encoded by the storage thread: as
+        // journal records the owner encoded them, megabytes at each sync
+        // with long texts, holding every request and tick behind them.
+        if attendingToTheNewest, let newest = log.newest, 2 * (log.count - low) >= log.count {
+            var replacing = TypedEntry(
+                session: name, epoch: epoch, entry: newest, isFollowed: false, needsAttention: true)
+            replacing.replacesEntriesFile = true
+            typed.append(replacing)
+            return
+        }
         for position in low..<log.count {
             let entry = log[position]
             typed.append(

@@ -382,4 +382,8 @@ public struct TypedEntry: Sendable {
     /// the store at the next sync instead, those still retained then
     /// (`Engine.takeUnstoredEntries`): the others need never be written.
     public var isForStore = true
+    /// The session's retained log, of which this is the newest entry,
+    /// replaces its entries file (`Engine.takeUnstoredEntries`); always
+    /// with `needsAttention`.
+    public var replacesEntriesFile = false
 }

@@ -235,8 +235,10 @@ public struct DurabilityPolicy: Sendable {
         }
     }
 
-    /// An entry just typed by `session`, seen with its bookkeeping.
-    public mutating func typed(_ entry: Entry, of session: Session) -> EntryPlan {
+    /// An entry just typed by `session`, seen with its bookkeeping;
+    /// `compacting`: the retained log replaces the entries file whatever
+    /// it holds.
+    public mutating func typed(_ entry: Entry, of session: Session, compacting: Bool = false) -> EntryPlan {
         guard var book = books[session.name], book.epoch == session.epoch else {
             return EntryPlan(compactsEntriesFile: false, reservesNow: nil, attention: Attention(from: entry.id + 1))
         }
@@ -244,7 +246,7 @@ public struct DurabilityPolicy: Sendable {
         book.recordsInFile += Int(truncatingIfNeeded: entry.id - 1 - min(book.countedThroughID, entry.id - 1))
         book.countedThroughID = entry.id
         let capacity = session.log.capacity
-        let compacts = book.recordsInFile >= 2 * capacity
+        let compacts = compacting || book.recordsInFile >= 2 * capacity
         book.recordsInFile = compacts ? session.log.count : book.recordsInFile + 1
         var reservesNow: Reservation?
         let renewal = Reservation(

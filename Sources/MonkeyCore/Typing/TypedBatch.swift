@@ -6,6 +6,10 @@ public struct TypedBatch: Sendable {
     /// The texts of the newest `min(keep, count)` entries, oldest first:
     /// text i is entry `firstKeptID + i`.
     public let kept: TypedTexts
+    /// The same texts as `String`s, made where the batch is typed (a
+    /// typing thread): made by the owner at the merge, a megabyte of kept
+    /// texts a batch held every request behind it for milliseconds.
+    let keptStrings: [String]
     /// The ids of the kept entries that are hits, increasing.
     public let keptHitIDs: [UInt64]
     /// Every hit of the batch, kept or not.
@@ -31,6 +35,7 @@ public struct TypedBatch: Sendable {
         firstID = job.firstID
         count = job.count
         self.kept = kept
+        keptStrings = (0..<kept.count).map { kept.string(at: $0) }
         self.keptHitIDs = keptHitIDs
         self.hitCount = hitCount
         self.reportedHitIDs = reportedHitIDs
@@ -55,7 +60,7 @@ public struct TypedBatch: Sendable {
         let offset = UInt64(count - kept.count + index)
         let id = firstID + offset
         return Entry(
-            id: id, number: numberOfFirst + offset, text: kept.string(at: index),
+            id: id, number: numberOfFirst + offset, text: keptStrings[index],
             isHit: Self.contains(hitIDs ?? keptHitIDs, id))
     }
 

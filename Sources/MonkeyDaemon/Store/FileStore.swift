@@ -171,8 +171,10 @@ final class FileStore: @unchecked Sendable {
     /// bookkeeping (see `DurabilityPolicy.typed`): compacting its entries
     /// file, reserving ids. Returns which entries it must see so next.
     func append(_ typed: TypedEntry, of session: Session) -> DurabilityPolicy.Attention {
-        let plan = policy.typed(typed.entry, of: session)
-        if plan.compactsEntriesFile {
+        let plan = policy.typed(typed.entry, of: session, compacting: typed.replacesEntriesFile)
+        // A flat-out session's log at a sync replaces the file even where
+        // the policy keeps no book of it: its entries are nowhere else.
+        if plan.compactsEntriesFile || typed.replacesEntriesFile {
             outbox.replace(session.name, epoch: session.epoch, with: session.log, newest: typed.entry)
         } else {
             record(typed)
