@@ -20,8 +20,11 @@ struct HTTPExchange {
 
     var stage: Stage
     /// When the connection is closed, whatever it is doing (accepted at +
-    /// `metrics_timeout`).
-    let deadline: UInt64
+    /// `metrics_timeout`; a 408 sent then adds `refusalGrace`).
+    var deadline: UInt64
+
+    /// How long a client told 408 has to read it and close before it is cut.
+    static let refusalGrace: UInt64 = 1_000_000_000
 
     var isResponding: Bool {
         if case .responding = stage { return true }

@@ -85,18 +85,33 @@ extension Daemon {
     }
 
     /// `metrics_timeout` has passed: a client still sending its request is
-    /// told so; any other is cut (a body cut short lacks its last chunk).
-    func timeOut(_ connection: Connection, _ exchange: HTTPExchange) {
-        if case .receiving = exchange.stage {
-            counters.httpResponses.note(.requestTimeout)
-            let seconds = Double(configuration.metricsTimeout.nanoseconds) / 1e9
-            connection.output.append(
-                HTTPResponse.refusal(
-                    .requestTimeout, "the request did not arrive within \(seconds) s (metrics_timeout)",
-                    date: Self.httpDate()))
-            _ = try? connection.output.flush(to: connection.fd)
+    /// told so, with the same lingering close as any answer (for at most
+    /// `HTTPExchange.refusalGrace` more), since closing on the unread bytes
+    /// of a client that is still sending would reset the connection and
+    /// lose the 408; any other is cut (a body cut short lacks its last
+    /// chunk). Returns the new deadline when the connection stays open.
+    func timeOut(_ connection: Connection, _ exchange: HTTPExchange) -> UInt64? {
+        guard case .receiving = exchange.stage else {
+            close(connection)
+            return nil
         }
-        close(connection)
+        counters.httpResponses.note(.requestTimeout)
+        let seconds = Double(configuration.metricsTimeout.nanoseconds) / 1e9
+        connection.output.append(
+            HTTPResponse.refusal(
+                .requestTimeout, "the request did not arrive within \(seconds) s (metrics_timeout)",
+                date: Self.httpDate()))
+        _ = try? connection.output.flush(to: connection.fd)
+        guard !connection.output.hasSendable, !connection.inputClosed else {
+            close(connection)
+            return nil
+        }
+        Syscalls.shutdownWrite(connection.fd)
+        var exchange = exchange
+        exchange.stage = .draining
+        exchange.deadline = Daemon.now() + HTTPExchange.refusalGrace
+        connection.phase = .http(exchange)
+        return exchange.deadline
     }
 
     /// Now, as the `Date` field writes it.

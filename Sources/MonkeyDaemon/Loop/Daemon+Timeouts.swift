@@ -34,7 +34,7 @@ extension Daemon {
             if case .http(let exchange) = connection.phase {
                 // An HTTP connection's whole life is bounded (metrics_timeout).
                 if exchange.deadline <= now {
-                    timeOut(connection, exchange)
+                    if let deadline = timeOut(connection, exchange) { earliest = min(earliest ?? deadline, deadline) }
                 } else {
                     earliest = min(earliest ?? exchange.deadline, exchange.deadline)
                 }
