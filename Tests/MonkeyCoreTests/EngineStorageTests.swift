@@ -52,6 +52,21 @@ struct EngineStorageTests {
         #expect(try harness.send(line, now: ms(450)).errorCode == nil)
     }
 
+    /// A flat-out session keeps a due time on the tick grid but has no
+    /// timer: a failed change that made it timed, with its first tick due
+    /// at that same time, leaves a timer item behind, which must not be
+    /// taken for the flat-out session's tick (found by the fuzzer).
+    @Test(arguments: ["START c interval=1", "SET c interval=1ms"])
+    func aFailedChangeToATimedSessionLeavesAFlatOutOneWithoutATimer(line: String) throws {
+        let store = TestStore()
+        var harness = Harness(store: store)
+        try harness.expectOK("START c interval=0", now: ms(1_003))
+        #expect(harness.engine.nextDeadline() == nil)
+        store.failure = StorageError("disk full")
+        #expect(try harness.send(line, now: ms(1_009)).errorCode == .storageError)
+        #expect(harness.engine.nextDeadline() == nil, "no timer for a flat-out session")
+    }
+
     /// A group whose commit fails is taken back newest first, whatever it
     /// held (SETs of each setting, a session created, cleared, deleted and
     /// created again): every session is as it was, with its odds, its log

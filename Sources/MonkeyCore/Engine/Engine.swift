@@ -188,10 +188,20 @@ public struct Engine {
     /// costs no wake-up.
     public mutating func nextDeadline() -> UInt64? {
         while let earliest = scheduler.peek() {
-            if sessions.due(ofSlot: earliest.slot) == earliest.due { return earliest.due }
+            if Self.isCurrent(earliest, in: sessions) { return earliest.due }
             _ = scheduler.popDue(by: earliest.due)
         }
         return nil
+    }
+
+    /// Whether a schedule item is its session's next tick: the session is
+    /// due at that time and timed. A flat-out session has a due time on the
+    /// tick grid too but no tick, so an item left from when it was timed
+    /// (or from a change to timed that was taken back) may carry the same
+    /// time and must not count.
+    static func isCurrent(_ item: TickScheduler.Item, in sessions: SessionTable) -> Bool {
+        sessions.due(ofSlot: item.slot) == item.due
+            && sessions.read(slot: item.slot, { $0.session.settings.interval.nanoseconds > 0 }) == true
     }
 
     /// Types one entry for every session due by `now` (see `TickPlan` for
@@ -325,7 +335,7 @@ public struct Engine {
         scheduler.schedule(slot, at: due)
         if scheduler.count > 2 * sessions.count + 1024 {
             let live = sessions
-            scheduler.rebuild { live.due(ofSlot: $0.slot) == $0.due }
+            scheduler.rebuild { Self.isCurrent($0, in: live) }
         }
     }
 
