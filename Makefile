@@ -9,7 +9,7 @@ BIN := .build/$(CONFIGURATION)
 MANPAGES := man/monkeyd.8 man/monkeyctl.1 $(wildcard man/monkeyd.conf.5)
 DEBIAN_PACKAGES := libsystemd-dev pkg-config mandoc
 
-.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers bench corpus
+.PHONY: all build deps run test test-unit lint format man-lint clean fuzz test-sanitizers bench bench-deps compare corpus
 
 all: build
 
@@ -61,17 +61,26 @@ test-sanitizers: deps
 
 ## bench: monkeyd against redis-server, side by side, then flat out (bench/flatout.py) and corpus sessions
 ## flat out (bench/corpus.py, fetching Shakespeare as `make corpus` if missing); see BENCHMARKS.md.
-bench: deps
+bench: bench-deps
+	$(SWIFT) build -c release
+	python3 bench/bench.py $(BENCH_FLAGS)
+	python3 bench/flatout.py $(FLATOUT_FLAGS)
+	python3 bench/corpus.py --corpus-dir "$$(scripts/fetch-corpus --dir '$(CORPUS_DIR)')" $(CORPUS_BENCH_FLAGS)
+
+## compare: two builds side by side, every bench, the builds alternating (bench/compare.py; BENCHMARKS.md):
+## OLD and NEW are git revisions or directories holding monkeyd and monkeyctl; COMPARE_FLAGS for the rest.
+OLD ?= HEAD~1
+NEW ?= HEAD
+compare: bench-deps
+	python3 bench/compare.py '$(OLD)' '$(NEW)' --corpus-dir "$$(scripts/fetch-corpus --dir '$(CORPUS_DIR)')" $(COMPARE_FLAGS)
+
+bench-deps: deps
 	@missing=""; for p in redis-server gcc python3; do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 $$missing; \
 	fi
-	$(SWIFT) build -c release
-	python3 bench/bench.py $(BENCH_FLAGS)
-	python3 bench/flatout.py $(FLATOUT_FLAGS)
-	python3 bench/corpus.py --corpus-dir "$$(scripts/fetch-corpus --dir '$(CORPUS_DIR)')" $(CORPUS_BENCH_FLAGS)
 
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format Sources Tests fuzz Package.swift

@@ -9,6 +9,7 @@ See BENCHMARKS.md for what each figure means.
 
 import argparse
 import fcntl
+import json
 import os
 import platform
 import pwd
@@ -890,6 +891,7 @@ def main():
     parser.add_argument("--only", nargs="+", choices=workloads, default=workloads)
     parser.add_argument("--binaries", default=os.path.join(ROOT, ".build", "release"),
                         help="where monkeyd and monkeyctl are (a debug build for a quick look)")
+    parser.add_argument("--json", help="also write every run's figures to this file (bench/compare.py reads it)")
     arguments = parser.parse_args()
     bench = Bench(arguments)
     started = time.monotonic()
@@ -908,6 +910,9 @@ def main():
         shutil.rmtree(bench.directory, ignore_errors=True)
         if bench.disk and bench.disk != bench.directory:
             shutil.rmtree(bench.disk, ignore_errors=True)
+    if arguments.json:
+        with open(arguments.json, "w") as file:
+            json.dump({"figures": bench.results, "notes": bench.notes}, file)
     print()
     print(bench.table())
     print()

@@ -33,6 +33,7 @@ unless --corpus-dir holds `shakespeare`. Needs `swift build -c release`.
 """
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -45,7 +46,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flatout import Client, cpu_seconds  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RELEASE = os.path.join(ROOT, ".build", "release")
+# Where monkeyd and monkeyctl are: --binaries (bench/compare.py sets it).
+BINARIES = os.path.join(ROOT, ".build", "release")
 
 
 def status(client, session):
@@ -64,7 +66,7 @@ def resident_mib(pid):
 
 
 def odds_windows(corpus_dir, chunk, coverage=None):
-    arguments = [os.path.join(RELEASE, "monkeyctl"), "odds", "--corpus", os.path.join(corpus_dir, "shakespeare"),
+    arguments = [os.path.join(BINARIES, "monkeyctl"), "odds", "--corpus", os.path.join(corpus_dir, "shakespeare"),
                  "--chunk", str(chunk)]
     if coverage is not None:
         arguments += ["--coverage", str(coverage)]
@@ -87,7 +89,7 @@ class Daemon:
     def start(self):
         began = time.monotonic()
         self.process = subprocess.Popen(
-            [os.path.join(RELEASE, "monkeyd"), "--socket", self.path, "--state-dir",
+            [os.path.join(BINARIES, "monkeyd"), "--socket", self.path, "--state-dir",
              os.path.join(self.directory, "state"), "--config", self.configuration],
             stderr=subprocess.DEVNULL)
         client = Client(self.path)
@@ -204,7 +206,31 @@ def spread(values, digits=0):
     return middle if len(values) < 2 else f"{middle} ({text.format(min(values))}–{text.format(max(values))})"
 
 
+# The figures of each round by the names bench/compare.py prints.
+FIGURES = {
+    "windows_cpu": "corpus, chunk 9: M windows per daemon CPU-second",
+    "windows_wall": "corpus, chunk 9: M windows per wall-second",
+    "plain_cpu": "corpus bench, plain flat out: M characters per daemon CPU-second",
+    "hours": "Anderson's run projected: hours",
+    "indexed_rss": "corpus, chunk 9: RSS started, MiB",
+    "rss": "corpus, chunk 9: RSS after typing, MiB",
+    "hwm": "corpus, chunk 9: RSS high-water, MiB",
+    "start_ms": "START corpus=shakespeare chunk=9: ms",
+    "first_answer_ms": "restart with a corpus session: first PING answer, ms",
+    "status_ms": "restart with a corpus session: its STATUS, ms",
+}
+
+
+def write_json(path, results):
+    figures = {name: {"monkeyd": [result[key] for result in results]} for key, name in FIGURES.items()}
+    figures["corpus, chunk 9: windows per CPU-second / plain characters per CPU-second"] = {
+        "monkeyd": [result["windows_cpu"] / result["plain_cpu"] for result in results]}
+    with open(path, "w") as file:
+        json.dump({"figures": figures}, file)
+
+
 def main():
+    global BINARIES
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus-dir", default="", help="a corpus directory holding shakespeare")
     parser.add_argument("--seconds", type=float, default=5, help="measured window of each flat-out session")
@@ -215,7 +241,10 @@ def main():
     parser.add_argument("--full-chunk", type=int, default=7)
     parser.add_argument("--full-seconds", type=float, default=900, help="at most this long for the real run")
     parser.add_argument("--skip-full", action="store_true")
+    parser.add_argument("--binaries", default=BINARIES, help="where monkeyd and monkeyctl are")
+    parser.add_argument("--json", help="also write each round's figures to this file (bench/compare.py reads it)")
     arguments = parser.parse_args()
+    BINARIES = os.path.abspath(arguments.binaries)
     with tempfile.TemporaryDirectory(prefix="monkeyd-corpora.") as scratch:
         corpus_dir = corpus_directory(arguments, scratch)
         windows_9 = odds_windows(corpus_dir, 9)
@@ -227,6 +256,9 @@ def main():
             results.append(result)
             print(f"round {number + 1}: " + " ".join(f"{key}={value:.3f}" for key, value in result.items()),
                   file=sys.stderr, flush=True)
+
+        if arguments.json:
+            write_json(arguments.json, results)
 
         def column(key, digits=0):
             return spread([result[key] for result in results], digits)

@@ -13,6 +13,7 @@ Needs `swift build -c release --product monkeyd` (bench/flatout.sh does it).
 """
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -201,6 +202,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--entries", type=int, default=1000, help="max_entries (retention)")
     parser.add_argument("--monkeyd", help="the daemon to measure (default: this tree's release build)")
+    parser.add_argument("--json", help="also write each round's figures to this file (bench/compare.py reads it)")
     arguments = parser.parse_args()
     results, references = [], []
     for number in range(arguments.rounds):
@@ -213,6 +215,14 @@ def main():
 
     def median(key):
         return statistics.median(result[key] for result in results)
+
+    if arguments.json:
+        shape = f"flat out, {arguments.monkeys:,} monkeys, max_entries={arguments.entries}"
+        names = {"wall": "M characters per wall-second", "cpu": "M characters per daemon CPU-second",
+                 "ping99": "PING p99 ms", "set99": "SET p99 ms", "late99": "10 ms session's tick lateness p99 ms"}
+        with open(arguments.json, "w") as file:
+            json.dump({"figures": {f"{shape}: {name}": {"monkeyd": [result[key] for result in results]}
+                                   for key, name in names.items()}}, file)
 
     print(f"monkeys={arguments.monkeys} max_entries={arguments.entries} threads={arguments.threads or 'auto'} "
           f"rounds={arguments.rounds}")
