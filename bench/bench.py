@@ -162,8 +162,11 @@ class Bench:
     # -- workloads ------------------------------------------------------------
 
     def control_plane(self):
-        servers = {name: self.start(name) for name in ("monkeyd", "redis")}
+        servers = {}
         try:
+            # Started inside the try, so that one that fails to start does not leave the other running.
+            for name in ("monkeyd", "redis"):
+                servers[name] = self.start(name)
             for pair in range(self.arguments.pairs):
                 for mode in ("single", "pipeline", "conns"):
                     for name in ("monkeyd", "redis"):
