@@ -173,6 +173,52 @@ struct DurabilityPolicyTests {
         #expect(policy.books[session.name]?.reservedID == reservation.reservedID)
     }
 
+    /// One monkey flat out makes a hundred million one-character entries a
+    /// second: a reservation of 2^20 ids lasts ten milliseconds, so it
+    /// would be written at once about a hundred times a second, each
+    /// holding the session for a sync. Doubling at each such write, a few
+    /// of them suffice; after that the renewals wait for the syncs.
+    @Test(arguments: [4 << 20, 300 << 20])
+    func aFlatOutSessionThatOutrunsItsReservationsGrowsThem(idsPerSync: UInt64) throws {
+        var policy = policy()
+        var state = try snapshot("a", epoch: 1)
+        state.settings.interval = Interval(nanoseconds: 0)
+        policy.committed([policy.record(saving: state)], bytes: 0)
+        let session = Session(name: state.name, settings: state.settings, retention: 10, epoch: 1)
+        let initialSize = try #require(policy.books[session.name]).reservationSize
+        var atOnce: [UInt64] = []
+        var id: UInt64 = 1
+        var nextSync = idsPerSync
+        for _ in 0..<100_000 where id < 200 * idsPerSync {
+            let plan = policy.typed(Entry(id: id, number: id, text: "a", isHit: false), of: session)
+            if let reservation = plan.reservesNow {
+                atOnce.append(id)
+                policy.committed([.reservation(reservation)], bytes: 0)
+            }
+            let book = try #require(policy.books[session.name])
+            #expect(id < book.reservedID, "id \(id) handed out past the reservation on disk")
+            // The store sees the session's entries again at its next
+            // attention; a sync writes the renewals asked for meanwhile.
+            id = min(plan.attention.nextReservationID, nextSync)
+            if id == nextSync {
+                policy.committed(policy.wantedReservations, bytes: 0)
+                nextSync += idsPerSync
+            }
+        }
+        #expect(id >= 200 * idsPerSync, "200 syncs' typing seen")
+        let grownSize = try #require(policy.books[session.name]).reservationSize
+        #expect(grownSize > initialSize && grownSize <= 4 * idsPerSync)
+        // Each write at once doubles: about log2(syncs' typing ÷ 2^20) + 1 of them, all early.
+        #expect(atOnce.count <= 12, "\(atOnce.count) reservations written at once")
+        #expect(atOnce.allSatisfy { $0 < 10 * idsPerSync }, "\(atOnce)")
+        // A change of the flat-out session keeps the grown size; one to a timed interval does not.
+        policy.committed([policy.record(saving: state)], bytes: 0)
+        #expect(policy.books[session.name]?.reservationSize == grownSize)
+        state.settings.interval = .defaultTick
+        policy.committed([policy.record(saving: state)], bytes: 0)
+        #expect(policy.books[session.name]?.reservationSize == policy.reservationSize(.defaultTick))
+    }
+
     @Test func anEntriesFileIsCompactedAtTwiceTheRetention() throws {
         var policy = policy()
         var session = Session(name: try sessionName("a"), settings: .defaults, retention: 5, epoch: 1)

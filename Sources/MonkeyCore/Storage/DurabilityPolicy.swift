@@ -13,7 +13,10 @@
 ///   reserves `reservationSize` ids ahead (about a minute of typing); once a
 ///   session has used half, a renewal is asked for and written with the next
 ///   commit or sync; an entry that would reach the reservation first waits
-///   for one written at once (rare: only when renewals fail).
+///   for one written at once. That happens when renewals fail, and when a
+///   flat-out session types a reservation's half between two syncs: each
+///   write at once doubles its reservations (`largestReservation` at most),
+///   so that a few of them make its renewals wait for syncs again.
 /// - **Compaction of an entries file** when it holds twice the session's
 ///   retention: the retained log replaces it.
 /// - **Compaction of the control log** when its segment has grown past
@@ -55,6 +58,10 @@ public struct DurabilityPolicy: Sendable {
     public private(set) var wantedEventReservation: UInt64?
     /// How many event ids a reservation covers.
     public static let eventReservationSize: UInt64 = 4096
+    /// The most ids a session's reservation grows to (`typed`): about three
+    /// hours of a flat-out session of one monkey at 100 M entries a second;
+    /// ids are 64 bits.
+    public static let largestReservation: UInt64 = 1 << 40
     /// A segment is compacted once past this many bytes and twice the last snapshot.
     public var segmentLimit = 8 << 20
 
@@ -174,7 +181,9 @@ public struct DurabilityPolicy: Sendable {
             book.epoch = snapshot.epoch
             book.reservedID = stored.reservedID
             book.reservedNumber = stored.reservedNumber
-            book.reservationSize = reservationSize(snapshot.settings.interval)
+            // A flat-out session keeps the size its typing grew to.
+            let size = reservationSize(snapshot.settings.interval)
+            book.reservationSize = snapshot.settings.interval.nanoseconds == 0 ? max(size, book.reservationSize) : size
             book.isReservationFailing = false
             if let wanted = book.wantedReservation, wanted.reservedID <= book.reservedID {
                 book.wantedReservation = nil
@@ -249,14 +258,22 @@ public struct DurabilityPolicy: Sendable {
         let compacts = compacting || book.recordsInFile >= 2 * capacity
         book.recordsInFile = compacts ? session.log.count : book.recordsInFile + 1
         var reservesNow: Reservation?
-        let renewal = Reservation(
-            name: session.name, epoch: session.epoch, reservedID: entry.id + 1 + book.reservationSize,
-            reservedNumber: entry.number + 1 + book.reservationSize)
+        func renewal() -> Reservation {
+            Reservation(
+                name: session.name, epoch: session.epoch, reservedID: entry.id + 1 + book.reservationSize,
+                reservedNumber: entry.number + 1 + book.reservationSize)
+        }
         if entry.id >= book.reservedID && !book.isReservationFailing {
-            // About to hand out an id that a crash could give again.
-            reservesNow = renewal
+            // About to hand out an id that a crash could give again. Flat
+            // out, the session typed half a reservation before a commit or
+            // sync wrote the renewal: a reservation is less than that time
+            // of its typing, and each write at once holds it for a sync.
+            if session.settings.interval.nanoseconds == 0 {
+                book.reservationSize = min(book.reservationSize * 2, max(book.reservationSize, Self.largestReservation))
+            }
+            reservesNow = renewal()
         } else if book.wantedReservation == nil && entry.id + book.reservationSize / 2 >= book.reservedID {
-            book.wantedReservation = renewal
+            book.wantedReservation = renewal()
         }
         store(book, for: session.name)
         return EntryPlan(

@@ -32,7 +32,8 @@ public struct StoredSession: Sendable, Equatable {
     /// How many ids to reserve at a time: about a minute of typing (and at
     /// least four sync intervals), so that renewing reservations costs few
     /// state-file writes even with thousands of sessions typing; a crash
-    /// skips at most that many ids.
+    /// skips at most that many ids. A flat-out session's grows with its
+    /// typing (`DurabilityPolicy.typed`).
     public static func reservationSize(interval: Interval, syncInterval: Interval) -> UInt64 {
         let step = max(interval.nanoseconds, 1)
         let perSync = syncInterval.nanoseconds / step
