@@ -17,9 +17,11 @@ let package = Package(
     ],
     targets: [
         // The pure core: typing model, log, protocol and dispatch. No I/O, no Glibc.
-        .target(name: "MonkeyCore", dependencies: ["CChecksum"], swiftSettings: uncheckedExclusivity),
+        .target(name: "MonkeyCore", dependencies: ["CChecksum", "CPrefetch"], swiftSettings: uncheckedExclusivity),
         // The processor's CRC-32C instruction, which Swift cannot reach; pure computation.
         .target(name: "CChecksum"),
+        // The processor's prefetch hint, which Swift cannot reach: it changes only what is in the caches.
+        .target(name: "CPrefetch"),
         // C declarations Glibc's Swift module lacks (epoll, SO_PEERCRED, stdio buffering).
         .target(name: "CShim"),
         // libsystemd, reached only through MonkeySystemd.

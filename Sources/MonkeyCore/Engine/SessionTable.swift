@@ -1,3 +1,5 @@
+internal import CPrefetch
+
 /// The engine's sessions, by name and by slot: the names index a dense
 /// array, so that the tick path reaches a session through its slot number
 /// without hashing its name, and the scheduler's heap holds plain integers.
@@ -119,6 +121,21 @@ struct SessionTable {
         guard slot < slots.count else { return nil }
         // Optional chaining mutates the element where it lies.
         return slots[slot]?.modify(body)
+    }
+
+    /// Starts bringing the session in `slot` into the caches, so that the
+    /// tick that reaches it a little later does not wait for memory: with
+    /// 10,000 sessions ticking at 10 Hz, every one has left the caches by
+    /// its next tick, and a tick touches most of its cache lines.
+    func prefetch(slot: Int) {
+        guard slot < slots.count else { return }
+        let stride = MemoryLayout<Engine.ScheduledSession?>.stride
+        slots.withUnsafeBytes { bytes in
+            let first = bytes.baseAddress.unsafelyUnwrapped + slot &* stride
+            for offset in Swift.stride(from: 0, to: stride, by: 64) {
+                monkey_prefetch_for_writing(first + offset)
+            }
+        }
     }
 
     /// Mutates every session in place.
