@@ -8,4 +8,9 @@ static inline void monkey_prefetch_for_writing(const void *address) {
     __builtin_prefetch(address, 1, 3);
 }
 
+/// The same, for reading only.
+static inline void monkey_prefetch_for_reading(const void *address) {
+    __builtin_prefetch(address, 0, 3);
+}
+
 #endif
