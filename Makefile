@@ -104,9 +104,9 @@ $(FUZZ_DIR)/CChecksum.o: Sources/CChecksum/CChecksum.c Sources/CChecksum/include
 	@mkdir -p $(FUZZ_DIR)
 	clang -c -O2 -g -fsanitize=fuzzer-no-link,address -I Sources/CChecksum/include $< -o $@
 
-$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift $(FUZZ_DIR)/CChecksum.o
+$(FUZZ_DIR)/fuzz-core: $(CORE_SOURCES) fuzz/FuzzCore.swift $(FUZZ_DIR)/CChecksum.o Sources/CPrefetch/include/CPrefetch.h
 	swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-		-I Sources/CChecksum/include -module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift \
+		-I Sources/CChecksum/include -I Sources/CPrefetch/include -module-name MonkeyCore $(CORE_SOURCES) fuzz/FuzzCore.swift \
 		$(FUZZ_DIR)/CChecksum.o -o $@
 
 fuzz: $(FUZZ_DIR)/fuzz-core
