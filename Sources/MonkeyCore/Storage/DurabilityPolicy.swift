@@ -269,7 +269,7 @@ public struct DurabilityPolicy: Sendable {
             // sync wrote the renewal: a reservation is less than that time
             // of its typing, and each write at once holds it for a sync.
             if session.settings.interval.nanoseconds == 0 {
-                book.reservationSize = min(book.reservationSize * 2, max(book.reservationSize, Self.largestReservation))
+                book.reservationSize = min(book.reservationSize * 2, Self.largestReservation)
             }
             reservesNow = renewal()
         } else if book.wantedReservation == nil && entry.id + book.reservationSize / 2 >= book.reservedID {
