@@ -1,35 +1,32 @@
 /// Eight consecutive entries of one log in one allocation, each packed
-/// into 24 bytes (see `PackedEntry`). The log writes each slot once, in
-/// order, and copies a chunk it shares before writing to it.
-final class EntryChunk: @unchecked Sendable {
+/// into 24 bytes (see `PackedEntry`): a log's full chunk, which never
+/// changes, so that copies of the log share it.
+final class EntryChunk: Sendable {
     typealias Slots = InlineArray<8, PackedEntry>
     static let size = Slots.count
-    // Unchecked: only a log holding the one reference writes (see above),
-    // the discipline of an array's copy on write.
-    private var slots: Slots
+    private let slots: Slots
     /// Texts too long to pack, in the order their entries were written.
-    private var longTexts: [String] = []
+    private let longTexts: [String]
 
-    /// A chunk whose first slot holds `entry`.
-    init(first entry: Entry) {
-        slots = Slots(repeating: PackedEntry(id: 0, number: 0, isHit: false, longTextIndex: 0))
-        write(entry, toSlot: 0)
+    init(_ filled: FillingChunk) {
+        slots = filled.slots
+        longTexts = filled.longTexts
     }
 
-    private init(copying chunk: EntryChunk) {
-        slots = chunk.slots
-        longTexts = chunk.longTexts
-    }
+    subscript(slot: Int) -> Entry { PackedEntry.entry(slots[slot], longTexts: longTexts) }
+}
 
-    func copy() -> EntryChunk { EntryChunk(copying: self) }
+/// The chunk a log is filling, held in the log itself (see `EntryLog`);
+/// once full it becomes an `EntryChunk`. Writing slot 0 starts it afresh.
+struct FillingChunk {
+    fileprivate(set) var slots = EntryChunk.Slots(
+        repeating: PackedEntry(id: 0, number: 0, isHit: false, longTextIndex: 0))
+    fileprivate(set) var longTexts: [String] = []
 
-    subscript(slot: Int) -> Entry {
-        let packed = slots[slot]
-        let text = packed.longTextIndex.map { longTexts[$0] } ?? packed.inlineText
-        return Entry(id: packed.id, number: packed.number, text: text, isHit: packed.isHit)
-    }
+    subscript(slot: Int) -> Entry { PackedEntry.entry(slots[slot], longTexts: longTexts) }
 
-    func write(_ entry: Entry, toSlot slot: Int) {
+    mutating func write(_ entry: Entry, toSlot slot: Int) {
+        if slot == 0 { longTexts.removeAll() }
         var text = entry.text
         let inline = text.withUTF8 { bytes in
             bytes.count <= PackedEntry.inlineCapacity
@@ -82,6 +79,12 @@ struct PackedEntry {
     /// Where the text lies in the chunk's list; nil if it is inline.
     var longTextIndex: Int? {
         length == Self.longMarker ? Int(truncatingIfNeeded: word & 0xFF_FFFF_FFFF_FFFF) : nil
+    }
+
+    /// The entry `packed` holds, its long text (if it has one) in `longTexts`.
+    static func entry(_ packed: PackedEntry, longTexts: [String]) -> Entry {
+        let text = packed.longTextIndex.map { longTexts[$0] } ?? packed.inlineText
+        return Entry(id: packed.id, number: packed.number, text: text, isHit: packed.isHit)
     }
 
     /// The inline text (meaningful only when `longTextIndex` is nil).

@@ -1,23 +1,23 @@
 /// A session's retained entries, oldest first, holding at most `capacity`
 /// (older ones are dropped; numbers and ids are never changed).
 ///
-/// Entries live in chunks of eight (`EntryChunk`). Only the newest chunk is
-/// written: a tick's append touches that chunk and the log's own fields,
-/// which lie in the session's slot, never an array header far from the
-/// entry, and a growing log never copies what it holds. With thousands of
-/// sessions, reaching a big array's header and its end at every tick was
-/// most of a tick's cost. Sessions that fill their chunks at the same tick
-/// allocate the new ones one after another, in the order they tick, so a
-/// wake-up's appends walk memory upwards. Full chunks never change: copies
-/// of a log share them, and retention drops them whole.
+/// Entries live in chunks of eight. The chunk being filled is a value in
+/// the log itself (`FillingChunk`): a tick's append writes only the log's
+/// own memory, which lies in the session's slot, with no check of a chunk
+/// that a copy of the log might share, and a growing log never copies what
+/// it holds. The list of full chunks, an array header far from the
+/// session, is reached only when a chunk fills or is dropped: with
+/// thousands of sessions, reaching it at every tick was most of a tick's
+/// cost. A full chunk moves to the heap (`EntryChunk`) and never changes:
+/// copies of a log share it, and retention drops it whole.
 public struct EntryLog: Sendable {
     /// Full chunks, oldest first, from `firstFull` on (earlier slots are
     /// dropped chunks, removed in bulk now and then).
     private var full: [EntryChunk?] = []
     private var firstFull = 0
-    /// The chunk being filled (nil while the log is empty), and how many
-    /// of its slots hold entries.
-    private var filling: EntryChunk?
+    /// The chunk being filled, and how many of its slots hold entries
+    /// (0 only while the log is empty).
+    private var filling = FillingChunk()
     private var fillingCount = 0
     /// Entries already dropped from the oldest chunk.
     private var droppedInOldest = 0
@@ -38,29 +38,25 @@ public struct EntryLog: Sendable {
         precondition(position >= 0 && position < count, "no entry at this position")
         let index = position + droppedInOldest
         let chunk = index / EntryChunk.size
-        let fullCount = full.count - firstFull
-        guard let holder = chunk < fullCount ? full[firstFull + chunk] : filling else {
+        guard chunk < full.count - firstFull else { return filling[index % EntryChunk.size] }
+        guard let holder = full[firstFull + chunk] else {
             preconditionFailure("a position below count lies in a chunk the log holds")
         }
         return holder[index % EntryChunk.size]
     }
 
-    public var newest: Entry? { isEmpty ? nil : filling?[fillingCount - 1] }
+    public var newest: Entry? { isEmpty ? nil : filling[fillingCount - 1] }
     public var oldest: Entry? { isEmpty ? nil : self[0] }
 
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {
-        if fillingCount == EntryChunk.size || filling == nil {
-            if let filled = filling { full.append(filled) }
-            filling = EntryChunk(first: entry)
-            fillingCount = 1
-        } else {
-            // A copy of the log shares the chunk: the first write copies it.
-            if !isKnownUniquelyReferenced(&filling) { filling = filling?.copy() }
-            filling?.write(entry, toSlot: fillingCount)
-            fillingCount += 1
+        if fillingCount == EntryChunk.size {
+            full.append(EntryChunk(filling))
+            fillingCount = 0
         }
+        filling.write(entry, toSlot: fillingCount)
+        fillingCount += 1
         count += 1
         guard count > capacity else { return false }
         count -= 1
