@@ -43,6 +43,8 @@ let package = Package(
         // The typing kernel alone, for bench/typing.sh; never run by the tests.
         .executableTarget(
             name: "bench-typing", dependencies: ["MonkeyCore", "MonkeyShell"], swiftSettings: uncheckedExclusivity),
+        // The owner's cost of a timed tick alone (BENCHMARKS.md), outside `make test`; not installed.
+        .executableTarget(name: "tick-bench", dependencies: ["MonkeyCore", "MonkeyShell"], path: "bench/TickBench"),
         // The chunk index's figures (BENCHMARKS.md), outside `make test`; not installed.
         .executableTarget(
             name: "corpus-bench", dependencies: ["MonkeyCore", "MonkeyShell"], path: "bench/CorpusBench",
