@@ -70,20 +70,6 @@ struct SessionTable {
         }
     }
 
-    /// Reads the session in `slot` where it lies, without a copy (which
-    /// would retain its log); nil when the slot is free. Through the
-    /// buffer, not Array's getter: the getter copies the whole session
-    /// (about 1 KiB and a retain for each reference it holds), which a sync
-    /// did for every one of 10,000 sessions to find the corpus sessions.
-    func read<Result>(slot: Int, _ body: (borrowing Engine.ScheduledSession) -> Result) -> Result? {
-        guard slot < slots.count else { return nil }
-        return slots.withUnsafeBufferPointer { buffer in
-            // In place through the element's address, as the mutating read
-            // below; `body` only borrows, so nothing is written.
-            UnsafeMutablePointer(mutating: buffer.baseAddress.unsafelyUnwrapped)[slot]?.modify { body($0) }
-        }
-    }
-
     subscript(name: SessionName, default defaultValue: @autoclosure () -> Engine.ScheduledSession)
         -> Engine.ScheduledSession
     {
@@ -111,16 +97,24 @@ struct SessionTable {
 
     /// Reads the session in `slot` where it lies; nil for a free slot, or
     /// for a session put there after `insertions` had reached `insertedBy`.
-    /// Mutating only to reach the session in place, as `withSession` does:
-    /// a read through Array's getter (or through an optional's payload)
-    /// copies the whole session, a retain and a release for each reference
-    /// it holds, and that was most of the time of a scrape of 10,000
-    /// sessions. It changes nothing.
-    mutating func read<Result>(
+    func read<Result>(
         slot: Int, insertedBy: UInt64 = .max, _ body: (borrowing Engine.ScheduledSession) -> Result
     ) -> Result? {
         guard slot < slots.count, insertedAt[slot] <= insertedBy else { return nil }
-        return slots[slot]?.modify { body($0) }
+        return borrow(slot, body)
+    }
+
+    /// Lends the session in `slot` (below `slots.count`) where it lies;
+    /// nil for a free slot. Through the element's address, not Array's
+    /// getter: the getter (or an optional's payload) copies the whole
+    /// session, about 1 KiB and a retain and a release for each reference
+    /// it holds. That was most of the time of a scrape of 10,000 sessions,
+    /// and 3 % of the daemon's when a sync looked for corpus sessions.
+    /// `body` only borrows, so nothing is written.
+    private func borrow<Result>(_ slot: Int, _ body: (borrowing Engine.ScheduledSession) -> Result) -> Result? {
+        slots.withUnsafeBufferPointer { buffer in
+            UnsafeMutablePointer(mutating: buffer.baseAddress.unsafelyUnwrapped)[slot]?.modify { body($0) }
+        }
     }
 
     /// Mutates the session in `slot` in place (the tick path: no copy of its log).
@@ -153,18 +147,11 @@ struct SessionTable {
     /// Adds up something over every session, reading each where it lies.
     func reduce<Total>(_ initial: Total, _ add: (inout Total, borrowing Session) -> Void) -> Total {
         var total = initial
-        for slot in slots.indices {
-            slots[slot]?.session.read { add(&total, $0) }
-        }
+        for slot in slots.indices { _ = borrow(slot) { add(&total, $0.session) } }
         return total
     }
 }
 
 extension Engine.ScheduledSession {
     fileprivate mutating func modify<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
-    fileprivate func read<Result>(_ body: (borrowing Self) -> Result) -> Result { body(self) }
-}
-
-extension Session {
-    fileprivate func read(_ body: (borrowing Session) -> Void) { body(self) }
 }
