@@ -170,4 +170,12 @@ struct JournalFoldTests {
         #expect(FileManager.default.fileExists(atPath: writer.journalPath))
         #expect(writer.sessions.isEmpty)
     }
+
+    /// Records wait up to 4 MiB, or 4 KiB a session when that is more, so
+    /// that 10,000 typing sessions open their files a few times a fold.
+    @Test func recordsWaitLongerWithManySessions() {
+        #expect(JournalFold.pendingLimit(sessions: 0) == 4 << 20)
+        #expect(JournalFold.pendingLimit(sessions: 1_000) == 4 << 20)
+        #expect(JournalFold.pendingLimit(sessions: 10_000) == 10_000 * 4_096)
+    }
 }
