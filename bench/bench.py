@@ -183,8 +183,17 @@ class Bench:
         for sessions in self.arguments.sessions:
             for run in range(self.arguments.pairs):
                 process, path = self.start_monkeyd()
+                # From 10,000 sessions the entries journal fills (64 MiB) about
+                # every half minute: the window then spans whole cycles of
+                # typing and folding, from the end of one fold to the end of
+                # the first after --typing-seconds. Fewer sessions fill it in
+                # 6 minutes or more; their windows hold no fold.
+                extra = []
+                if sessions >= 10000:
+                    extra = [f"journal={os.path.join(os.path.dirname(path), 'state', 'sessions', 'journal')}"]
                 try:
-                    figures = self.run_client("typing", path, sessions, self.arguments.typing_seconds, process.pid)
+                    figures = self.run_client("typing", path, sessions, self.arguments.typing_seconds, process.pid,
+                                              *extra)
                 finally:
                     self.stop(process)
                 self.record(f"typing {sessions:,} sessions: CPU % of one core", "monkeyd", figures["cpu_percent"])
