@@ -76,6 +76,24 @@ struct JournalScanTests {
         }
     }
 
+    /// A sealed record with an entry whose name is no valid session name
+    /// (a "/" in it) is damage, as `decode` has it: none of its entries is taken.
+    @Test func aRecordWithAnInvalidNameIsDamage() throws {
+        var records = Fixture.records(Fixture.batches)
+        let length = Int(EntryFile.integer(UInt32.self, records.withUnsafeBytes { $0 }, at: 0))
+        // The header, the record's kind, the first entry's name length, then its name.
+        records[JournalFile.recordHeaderLength + 2] = UInt8(ascii: "/")
+        let recordEnd = JournalFile.recordHeaderLength + length
+        records.withUnsafeMutableBytes { raw in
+            SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: raw[..<recordEnd]))
+        }
+        let (entries, scan) = try Self.scan(records)
+        let decoded = JournalFile.decode(JournalFile.header + records)
+        #expect(entries.isEmpty && decoded.entries.isEmpty)
+        #expect(scan == JournalScan(consumed: 0, stop: .damaged(.checksumMismatch(offset: JournalFile.header.count))))
+        #expect(decoded.damage == .checksumMismatch(offset: JournalFile.header.count))
+    }
+
     /// A record only `decode` reads (a fresh start) is left to it.
     @Test func aRecordOfAnotherKindIsLeftToDecode() throws {
         let records = Fixture.records([Fixture.batches[0]])

@@ -18,6 +18,11 @@ public struct SessionName: Sendable, Hashable, Comparable, CustomStringConvertib
         text = String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether `bytes` are a valid name, checked where they lie without a string.
+    public static func isValid(bytes: UnsafeRawBufferPointer) -> Bool {
+        isValid(bytes)
+    }
+
     private static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= SessionName.maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }

@@ -74,13 +74,10 @@ extension JournalFile {
     /// Whether an entries record's body holds whole entries of valid session names.
     private static func isWellFormed(entries body: UnsafeRawBufferPointer) -> Bool {
         var position = 1
-        var lastName: UnsafeRawBufferPointer?
         while position < body.count {
-            guard let item = JournalEntryItem(body, at: position, end: body.count, hasEpoch: true) else { return false }
-            if lastName.map({ !$0.elementsEqual(item.name) }) ?? true {
-                guard SessionName(String(decoding: item.name, as: UTF8.self)) != nil else { return false }
-                lastName = item.name
-            }
+            guard let item = JournalEntryItem(body, at: position, end: body.count, hasEpoch: true),
+                SessionName.isValid(bytes: item.name)
+            else { return false }
             position = item.end
         }
         return true

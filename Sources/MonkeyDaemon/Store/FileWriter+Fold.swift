@@ -260,7 +260,9 @@ struct JournalFold {
     private mutating func number(of nameBytes: UnsafeRawBufferPointer, _ writer: FileWriter) -> Int {
         if let number = names.number(of: nameBytes) { return number }
         var taking: Taking?
-        if let name = SessionName(String(decoding: nameBytes, as: UTF8.self)), let files = writer.sessions[name] {
+        if let name = SessionName(bytes: nameBytes.assumingMemoryBound(to: UInt8.self)),
+            let files = writer.sessions[name]
+        {
             taking = Taking(name, files)
         }
         numbered.append(taking)
