@@ -3,7 +3,7 @@
 
     bench/compare.py OLD NEW [--rounds R] [--bench-flags "..."] [--flatout-flags "..."]
                      [--corpus-flags "..."] [--skip-bench] [--skip-flatout] [--skip-corpus]
-                     [--corpus-dir DIR] [--keep DIR]
+                     [--corpus-dir DIR]
 
 OLD and NEW are each a directory holding monkeyd and monkeyctl (a release
 build) or a git revision of this repository, which is checked out in a
