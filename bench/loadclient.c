@@ -699,6 +699,7 @@ static int pump_until_fold(int epoll, Follower *followers, const char *path, uin
 }
 
 static int command_typing(int argc, char **argv) {
+    if (argc < 6) die("usage: typing SOCKET SESSIONS SECONDS PID [seeded] [journal=PATH]");
     const char *journal = NULL;
     seeded_sessions = 0;
     for (int i = 6; i < argc; i++) {
@@ -709,7 +710,6 @@ static int command_typing(int argc, char **argv) {
         else
             die("usage: typing SOCKET SESSIONS SECONDS PID [seeded] [journal=PATH]");
     }
-    if (argc < 6) die("usage: typing SOCKET SESSIONS SECONDS PID [seeded] [journal=PATH]");
     const char *path = argv[2];
     int sessions = atoi(argv[3]);
     double seconds = atof(argv[4]);

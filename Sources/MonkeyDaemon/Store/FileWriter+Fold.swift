@@ -15,7 +15,7 @@ extension FileWriter {
     /// version, or holding a record only `JournalFile.decode` reads, is
     /// folded whole (a fold done twice appends nothing twice).
     func foldJournalInPieces() throws(StorageError) {
-        var pieces = JournalFold(pendingLimit: JournalFold.pendingLimit(sessions: sessions.count))
+        var pieces = JournalFold(sessions: sessions.count)
         let outcome: JournalFold.Outcome
         do {
             outcome = try pieces.run(self)
@@ -54,7 +54,7 @@ extension FileWriter {
             sessions[name] = files
         }
         buffer = []
-        var pieces = JournalFold(pendingLimit: JournalFold.pendingLimit(sessions: sessions.count))
+        var pieces = JournalFold(sessions: sessions.count)
         guard (try? pieces.run(self)) == .folded, pieces.failure == nil else { return false }
         do {
             if pieces.wrote { try syncFileSystem() }
@@ -110,6 +110,11 @@ struct JournalFold {
     init(chunkLength: Int = 1 << 20, pendingLimit: Int = 4 << 20) {
         self.chunkLength = chunkLength
         self.pendingLimit = pendingLimit
+    }
+
+    /// A fold of the journal of `sessions` sessions' files.
+    init(sessions: Int) {
+        self.init(pendingLimit: Self.pendingLimit(sessions: sessions))
     }
 
     /// 4 MiB, or 4 KiB a session when that is more: each time the records
