@@ -70,7 +70,7 @@ extension Engine {
         let numberOfFirst = scheduled.session.absorb(batch, coverageHits: coverageHits) { entry in
             var typedEntry = TypedEntry(
                 session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
-                needsAttention: entry.id == lastKeptID && entry.id >= attentionID)
+                needsAttention: isForStore && entry.id == lastKeptID && entry.id >= attentionID)
             typedEntry.isForStore = isForStore
             typed.append(typedEntry)
         }
@@ -269,18 +269,24 @@ extension Engine {
             guard var returned = scheduled.flight.land(.init(batch: batch, matches: matches, ticket: ticket)) else {
                 return false
             }
-            var listed = false
+            var isStoreAttending = false
             while true {
                 guard Self.isCurrent(returned.batch, of: returned.ticket, in: scheduled) else {
                     scheduled.flight.end()
-                    return listed
+                    break
                 }
-                listed =
+                isStoreAttending =
                     Self.mergeFlatOut(returned, into: &scheduled, now: now, typed: &typed, events: &events)
-                    || listed
-                guard let next = scheduled.flight.nextWaiting() else { return listed }
+                    || isStoreAttending
+                guard let next = scheduled.flight.nextWaiting() else { break }
                 returned = next
             }
+            // After every batch that came back, so that the log's newest is
+            // the newest the store sees (a replacement of the file holds it).
+            if isStoreAttending {
+                Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: true)
+            }
+            return scheduled.unstoredFrom != nil
         }
         if listed == true, !unstored.contains(ticket.name) { unstored.append(ticket.name) }
         return events
@@ -297,29 +303,24 @@ extension Engine {
             && session.nextID == batch.firstID && batch.kept.count > 0 && scheduled.corpus?.digest == ticket.digest
     }
 
-    /// Merges one flat-out batch; true when its entries wait for the store
-    /// (`takeUnstoredEntries`) rather than going with it.
+    /// Merges one flat-out batch, its entries waiting for the store
+    /// (`takeUnstoredEntries`); true when the store must see the session's
+    /// newest entry at once, for an id reservation. It then sees the
+    /// entries still waiting as at a sync, after the merge: a replacement
+    /// of the entries file when most of the log is new, encoded on the
+    /// storage thread. Taken before the merge as journal records, they held
+    /// the queue, and the 10 ms sessions beside, for up to 10 ms.
+    /// One due for a compaction waits for the sync.
     private static func mergeFlatOut(
         _ returned: FlatOutFlight.Returned, into scheduled: inout ScheduledSession, now: UInt64,
         typed: inout [TypedEntry], events: inout [Event]
     ) -> Bool {
         let batch = returned.batch
-        // An entry the store must see for an id reservation is seen now,
-        // after the entries still waiting, so that the store gets them in
-        // id order. One due for a compaction waits for the sync, which
-        // hands over the newest retained entry with the bookkeeping: seen
-        // at once, each batch's kept entries went to the journal only for
-        // the compaction that followed to write them again.
-        if batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.reservationAttentionID {
-            Engine.takeUnstored(of: &scheduled, into: &typed, attendingToTheNewest: false)
-            Engine.merge(batch, matches: returned.matches, into: &scheduled, now: now, typed: &typed, events: &events)
-            return false
-        }
         Engine.merge(
             batch, matches: returned.matches, into: &scheduled, now: now, typed: &typed, events: &events,
             isForStore: false)
         if scheduled.unstoredFrom == nil { scheduled.unstoredFrom = batch.firstKeptID }
-        return true
+        return batch.firstKeptID + UInt64(batch.kept.count - 1) >= scheduled.reservationAttentionID
     }
 
     /// Hands the store, in `typed`, every flat-out entry merged since the
