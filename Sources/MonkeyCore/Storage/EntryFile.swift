@@ -68,17 +68,37 @@ public enum EntryFile {
     }
 
     /// A whole file holding `entries` of `epoch`.
-    public static func encode<Entries: Sequence<Entry>>(_ entries: Entries, epoch: UInt64) -> [UInt8] {
-        var output = preamble(epoch: epoch)
-        for entry in entries { appendRecord(entry, to: &output) }
-        return output
+    public static func encode<Entries: Collection<Entry>>(_ entries: Entries, epoch: UInt64) -> [UInt8] {
+        encode(entries, after: preamble(epoch: epoch))
     }
 
     /// The records of `entries`, without a preamble, to append to a file.
-    public static func records<Entries: Sequence<Entry>>(_ entries: Entries) -> [UInt8] {
-        var output: [UInt8] = []
-        for entry in entries { appendRecord(entry, to: &output) }
-        return output
+    public static func records<Entries: Collection<Entry>>(_ entries: Entries) -> [UInt8] {
+        encode(entries, after: [])
+    }
+
+    /// `start`, then the records of `entries`: sized first and written in
+    /// place. Grown record by record, a file of megabytes (a flat-out
+    /// session's retained log, at every sync) was copied at each doubling
+    /// and faulted in fresh pages each time, on the storage thread.
+    private static func encode<Entries: Collection<Entry>>(_ entries: Entries, after start: [UInt8]) -> [UInt8] {
+        let size = entries.reduce(start.count) { $0 + recordLength(textLength: $1.text.utf8.count) }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            let output = UnsafeMutableRawBufferPointer(buffer)
+            start.withUnsafeBytes { output.copyMemory(from: $0) }
+            var offset = start.count
+            for entry in entries {
+                entry.text.withUTF8Bytes { text in
+                    let end = offset + recordLength(textLength: text.count)
+                    precondition(end <= size, "a text's UTF-8 is as long as its count said")
+                    writeRecord(
+                        id: entry.id, number: entry.number, isHit: entry.isHit, text: text,
+                        into: UnsafeMutableRawBufferPointer(rebasing: output[offset..<end]))
+                    offset = end
+                }
+            }
+            count = offset
+        }
     }
 }
 
