@@ -4,8 +4,10 @@ interval=0, characters typed per second of wall time and per second of the
 daemon's CPU (all its threads: /proc/PID/stat), with the PING and SET
 round trips (p50, p99) measured meanwhile, and the tick lateness (p99) of
 a session at 10 ms beside it (its entries followed with TAIL, each one's
-arrival against an ideal clock for the session), beside the C loop
-`bench/typing-reference.c` in the same run. See BENCHMARKS.md.
+arrival against an ideal clock for the session) and the daemon's own
+histogram of it (METRICS: its p99 bucket, the ticks over 5 ms late),
+beside the C loop `bench/typing-reference.c` in the same run. See
+BENCHMARKS.md.
 
     bench/flatout.py [--seconds S] [--monkeys N] [--threads T] [--rounds R] [--entries E] [--monkeyd PATH]
 
@@ -67,6 +69,29 @@ def typed(client, session):
     record = client.request(f"STATUS {session}")[0]
     fields = dict(field.partition("=")[::2] for field in record.split()[1:])
     return int(fields["typed"]), fields.get("rate", "?")
+
+
+def tick_lateness(client):
+    """The daemon's own histogram of tick lateness (METRICS,
+    monkeyd_tick_lateness_seconds): (bound in seconds, cumulative count)."""
+    prefix = 'monkeyd_tick_lateness_seconds_bucket{le="'
+    buckets = []
+    for line in client.request("METRICS"):
+        if line.startswith(prefix):
+            bound, _, count = line[len(prefix):].partition('"} ')
+            buckets.append((float("inf") if bound == "+Inf" else float(bound), float(count)))
+    return buckets
+
+
+def own_lateness(before, after):
+    """Over the ticks between two readings of `tick_lateness`: the bound of
+    the first bucket holding 99 % of them (ms), and how many ran more than
+    5 ms late."""
+    counts = [(bound, count - earlier) for (bound, count), (_, earlier) in zip(after, before)]
+    total = counts[-1][1] if counts else 0
+    p99 = next((bound * 1e3 for bound, count in counts if count >= 0.99 * total), 0.0)
+    within5 = next((count for bound, count in counts if bound >= 0.005), total)
+    return p99, float(total - within5)
 
 
 def percentile(values, fraction):
@@ -155,6 +180,7 @@ def one_round(arguments, directory):
         follower.start()
         time.sleep(0.5)  # the threads start and the first batches come
         start_typed, _ = typed(client, "s")
+        start_lateness = tick_lateness(probe)
         start_cpu = cpu_seconds(process.pid)
         start_wall = time.monotonic()
         pings, sets = [], []
@@ -169,6 +195,7 @@ def one_round(arguments, directory):
             count += 1
             time.sleep(0.002)
         end_typed, rate = typed(client, "s")
+        own99, own_late = own_lateness(start_lateness, tick_lateness(probe))
         follower.stop()
         late = follower.lateness(0.010, start_wall)
         wall = time.monotonic() - start_wall
@@ -179,7 +206,8 @@ def one_round(arguments, directory):
             "wall": characters / wall / 1e6, "cpu": characters / cpu / 1e6 if cpu > 0 else 0,
             "cores": cpu / wall, "ping50": percentile(pings, 0.5) * 1e3, "ping99": percentile(pings, 0.99) * 1e3,
             "set50": percentile(sets, 0.5) * 1e3, "set99": percentile(sets, 0.99) * 1e3,
-            "late50": percentile(late, 0.5), "late99": percentile(late, 0.99), "rate": rate,
+            "late50": percentile(late, 0.5), "late99": percentile(late, 0.99), "own99": own99,
+            "own_late": own_late, "rate": rate,
         }
     finally:
         process.kill()
@@ -219,7 +247,9 @@ def main():
     if arguments.json:
         shape = f"flat out, {arguments.monkeys:,} monkeys, max_entries={arguments.entries}"
         names = {"wall": "M characters per wall-second", "cpu": "M characters per daemon CPU-second",
-                 "ping99": "PING p99 ms", "set99": "SET p99 ms", "late99": "10 ms session's tick lateness p99 ms"}
+                 "ping99": "PING p99 ms", "set99": "SET p99 ms", "late99": "10 ms session's tick lateness p99 ms",
+                 "own99": "10 ms session: the daemon's own tick lateness p99, ms at most",
+                 "own_late": "10 ms session: ticks the daemon ran over 5 ms late"}
         with open(arguments.json, "w") as file:
             json.dump({"figures": {f"{shape}: {name}": {"monkeyd": [result[key] for result in results]}
                                    for key, name in names.items()}}, file)
@@ -232,6 +262,8 @@ def main():
     print(f"PING ms p50 / p99                 {median('ping50'):7.3f} / {median('ping99'):.3f}")
     print(f"SET ms p50 / p99                  {median('set50'):7.3f} / {median('set99'):.3f}")
     print(f"10 ms session's tick lateness ms p50 / p99 {median('late50'):.3f} / {median('late99'):.3f}")
+    print(f"  the daemon's own: p99 at most {median('own99'):.2f} ms; ticks over 5 ms late "
+          f"{sum(result['own_late'] for result in results):.0f} in {len(results)} rounds")
 
 
 if __name__ == "__main__":
