@@ -51,6 +51,18 @@ struct FlatOutStoreTests {
         store.policy.committed(store.policy.records(for: [effect], state: { engine.snapshot(of: $0) }), bytes: 0)
     }
 
+    /// Types and merges the next batch, the store taking what it is
+    /// handed; returns what the merge handed on.
+    static func typeBatch(
+        now: UInt64, _ typist: inout Typist, _ engine: inout Engine, _ store: inout Store
+    ) throws -> [TypedEntry] {
+        let job = try #require(engine.flatOutJobs(limit: 1).first)
+        var typed: [TypedEntry] = []
+        _ = engine.merge(typist.type(job.job), of: job.ticket, now: now, into: &typed)
+        store.take(typed, into: &engine)
+        return typed
+    }
+
     /// Types `batches` batches, one in flight at a time, with a sync after
     /// every `batchesPerSync`; returns the syncs.
     static func type(
@@ -59,12 +71,9 @@ struct FlatOutStoreTests {
         var typist = Typist()
         var syncs = 0
         for number in 1...batches {
-            let job = try #require(engine.flatOutJobs(limit: 1).first)
-            var typed: [TypedEntry] = []
-            _ = engine.merge(typist.type(job.job), of: job.ticket, now: UInt64(number), into: &typed)
-            store.take(typed, into: &engine)
+            _ = try typeBatch(now: UInt64(number), &typist, &engine, &store)
             guard number % batchesPerSync == 0 else { continue }
-            typed.removeAll()
+            var typed: [TypedEntry] = []
             engine.takeUnstoredEntries(into: &typed)
             store.take(typed, into: &engine)
             store.sync()
@@ -132,21 +141,13 @@ struct FlatOutStoreTests {
         let name = try sessionName("s")
         var typist = Typist()
         var typed: [TypedEntry] = []
-        func typeOne() throws {
-            let job = try #require(engine.flatOutJobs(limit: 1).first)
-            typed.removeAll()
-            _ = engine.merge(typist.type(job.job), of: job.ticket, now: 1, into: &typed)
-            store.take(typed, into: &engine)
-        }
-        try typeOne()
-        try typeOne()
-        try typeOne()
+        for _ in 0..<3 { typed = try Self.typeBatch(now: 1, &typist, &engine, &store) }
         #expect(store.replacements == 1 && store.journalRecords.isEmpty, "the first batch only, after the change")
         #expect(typed.allSatisfy { !$0.isForStore }, "two batches wait for the sync")
         // The store asks for an entry in the middle of the next batch.
         let next = try #require(engine.session(named: name)).nextID
         engine.setAttention(name, from: next + 50)
-        try typeOne()
+        typed = try Self.typeBatch(now: 1, &typist, &engine, &store)
         let session = try #require(engine.session(named: name))
         #expect(typed.filter(\.isForStore).map(\.entry.id) == [session.log.newest?.id])
         #expect(store.replacements == 2 && store.journalRecords.isEmpty)
