@@ -115,6 +115,12 @@ int monkey_syncfs(int fd) {
     return syncfs(fd);
 }
 
+int monkey_sync_file_range(int fd, long long offset, long long count, int wait) {
+    unsigned int flags = SYNC_FILE_RANGE_WRITE;
+    if (wait) flags |= SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WAIT_AFTER;
+    return sync_file_range(fd, (off64_t)offset, (off64_t)count, flags);
+}
+
 int monkey_pipe_cloexec(int ends[2]) {
     return pipe2(ends, O_CLOEXEC);
 }

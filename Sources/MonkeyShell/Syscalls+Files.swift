@@ -178,6 +178,16 @@ extension Syscalls {
 }
 
 extension Syscalls {
+    /// `sync_file_range(2)` on `count` bytes from `offset`: starts writing
+    /// their dirty pages to the disk, and with `wait` also waits until
+    /// they are written. No metadata and no cache flush: an `fdatasync`
+    /// still makes them durable, with less left for it to do.
+    public static func writeBack(_ fd: Int32, offset: Int, count: Int, wait: Bool) throws(SystemError) {
+        while monkey_sync_file_range(fd, Int64(offset), Int64(count), wait ? 1 : 0) != 0 {
+            if errno != EINTR { throw SystemError("sync_file_range") }
+        }
+    }
+
     /// `syncfs(2)`: everything written to the file system holding `fd`
     /// reaches the disk, in one call instead of one `fdatasync` per file.
     public static func synchronizeFileSystem(_ fd: Int32) throws(SystemError) {

@@ -71,6 +71,24 @@ struct AppendOnlyFileTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }
 
+    /// A large replacement goes to the disk a piece at a time: every
+    /// length around the pieces' edges comes back byte for byte.
+    @Test(arguments: [0, 1, 2, 3])
+    func aReplacementWrittenInPiecesIsWhole(pieces: Int) throws {
+        let piece = AppendOnlyFile.writePiece
+        var lengths = [pieces * piece]
+        if pieces > 0 { lengths += [pieces * piece - 1, pieces * piece + 1] }
+        for length in lengths {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+            try AppendOnlyFile.replaceFile(at: path, with: bytes, what: "the test file")
+            let written = contents()
+            // The first difference, not the arrays: a failure's message stays short.
+            let firstDifference = written.indices.first { written[$0] != bytes[$0] }
+            #expect(written.count == length, "length \(length)")
+            #expect(firstDifference == nil, "length \(length)")
+        }
+    }
+
     @Test func aFileThatCannotBeWrittenSaysWhichAndStaysAsItWas() throws {
         var file = AppendOnlyFile(
             path: directory.path + "/missing/file", label: "the test file", header: Self.header, length: 0)

@@ -46,6 +46,10 @@ int monkey_read_signal(int fd);
 /// syncfs(fd); Glibc's module hides it.
 int monkey_syncfs(int fd);
 
+/// sync_file_range(fd, offset, count, WRITE), and with WAIT_BEFORE and
+/// WAIT_AFTER when `wait` is non-zero; Glibc's module hides it.
+int monkey_sync_file_range(int fd, long long offset, long long count, int wait);
+
 /// pipe2(ends, O_CLOEXEC); Glibc's module hides it. Returns 0 or -1.
 int monkey_pipe_cloexec(int ends[2]);
 
