@@ -204,7 +204,8 @@ struct AppendOnlyFile {
         do {
             let fd = try Syscalls.open(temporary, .writeTruncating)
             defer { Syscalls.close(fd) }
-            try writeInPieces(fd, bytes)
+            try Syscalls.write(fd, bytes, at: 0)
+            try writeBackInPieces(fd, length: bytes.count)
             try Syscalls.synchronizeData(fd)
             try Syscalls.rename(temporary, to: path)
         } catch {
@@ -216,29 +217,20 @@ struct AppendOnlyFile {
     /// What a large file write may have on its way to the disk at once.
     static let writePiece = 512 * 1024
 
-    /// Writes `bytes` from offset 0 a piece at a time, each piece's
-    /// writeback started as it is written and the one before waited for.
-    /// One `fdatasync` of a whole large file (a flat-out session's entries,
+    /// Starts the writeback of the file's first `length` bytes a piece at
+    /// a time, each piece waited for once the next is on its way. One
+    /// `fdatasync` of a whole large file (a flat-out session's entries,
     /// 10 MB a sync) queues it all on the disk at once, and the control
-    /// log's commit on the owner's queue then waits behind it (6 ms and
-    /// more); this way at most two pieces are ahead of it.
-    static func writeInPieces(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(SystemError) in
-                var offset = 0
-                while offset < raw.count {
-                    let count = min(writePiece, raw.count - offset)
-                    try Syscalls.write(fd, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count]), at: offset)
-                    guard raw.count > writePiece else { break }
-                    try Syscalls.writeBack(fd, offset: offset, count: count, wait: false)
-                    if offset > 0 {
-                        try Syscalls.writeBack(fd, offset: offset - writePiece, count: writePiece, wait: true)
-                    }
-                    offset += count
-                }
+    /// log's commit on the owner's queue waits behind it (up to 7 ms);
+    /// this way at most two pieces are ahead of that commit.
+    static func writeBackInPieces(_ fd: Int32, length: Int) throws(SystemError) {
+        guard length > writePiece else { return }
+        for offset in stride(from: 0, to: length, by: writePiece) {
+            try Syscalls.writeBack(fd, offset: offset, count: writePiece, wait: false)
+            if offset > 0 {
+                try Syscalls.writeBack(fd, offset: offset - writePiece, count: writePiece, wait: true)
             }
         }
-        try result.get()
     }
 
     /// Moves a file that cannot be used out of the way, to `path` +
