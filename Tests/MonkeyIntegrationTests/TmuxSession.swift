@@ -124,7 +124,36 @@ final class TmuxSession {
             if condition(last) { return last }
             usleep(20_000)  // polling with a deadline
         }
-        throw TestFailure("the screen never showed \(what); it shows:\n" + last.joined(separator: "\n"))
+        throw TestFailure(
+            "the screen never showed \(what); it shows:\n" + last.joined(separator: "\n") + "\n" + paneProcesses())
+    }
+
+    /// The pane's processes and where each thread waits (its kernel
+    /// function and system call), for a failure: a program that stopped
+    /// redrawing is either blocked, and this names where, or not running.
+    func paneProcesses() -> String {
+        guard
+            let panePID = try? run(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        else { return "the pane's processes: unknown" }
+        var report = ["the pane's processes (pid/tid state wchan syscall command):"]
+        var pending = [panePID]
+        while let pid = pending.popLast() {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for tid in tasks.sorted() {
+                let task = "/proc/\(pid)/task/\(tid)"
+                func read(_ name: String) -> String {
+                    ((try? String(contentsOfFile: task + "/" + name, encoding: .utf8)) ?? "?")
+                        .replacingOccurrences(of: "\0", with: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                let state = read("stat").split(separator: ")").last?.split(separator: " ").first ?? "?"
+                let command = read("cmdline").prefix(120)
+                report.append("  \(pid)/\(tid) \(state) \(read("wchan")) [\(read("syscall"))] \(command)")
+                let children = read("children").split(separator: " ").map(String.init)
+                pending.append(contentsOf: children)
+            }
+        }
+        return report.joined(separator: "\n")
     }
 
     /// Waits until the file exists in `directory` and returns its text.
@@ -136,6 +165,7 @@ final class TmuxSession {
             usleep(20_000)  // polling with a deadline
         }
         throw TestFailure(
-            "\(name) was never written; the screen shows:\n" + ((try? screen()) ?? []).joined(separator: "\n"))
+            "\(name) was never written; the screen shows:\n" + ((try? screen()) ?? []).joined(separator: "\n") + "\n"
+                + paneProcesses())
     }
 }
