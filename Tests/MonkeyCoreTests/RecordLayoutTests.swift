@@ -33,6 +33,22 @@ struct RecordLayoutTests {
         #expect(output == [9] + Self.entryRecord)
     }
 
+    /// The same record written into memory a writer holds (a fold's
+    /// pending records), exactly as long as `recordLength` says.
+    @Test func anEntriesFileRecordWrittenInPlace() {
+        let text = Array(Self.entry.text.utf8)
+        let length = EntryFile.recordLength(textLength: text.count)
+        var memory = [UInt8](repeating: 0xEE, count: length + 2)
+        memory.withUnsafeMutableBytes { destination in
+            text.withUnsafeBytes { text in
+                EntryFile.writeRecord(
+                    id: Self.entry.id, number: Self.entry.number, isHit: true, text: text,
+                    at: destination.baseAddress.unsafelyUnwrapped + 1)
+            }
+        }
+        #expect(memory == [0xEE] + Self.entryRecord + [0xEE])
+    }
+
     /// Unsigned LEB128, written here independently of `VarInt`.
     static func leb128(_ value: UInt64) -> [UInt8] {
         var value = value

@@ -48,8 +48,19 @@ public enum EntryFile {
         }
     }
 
+    /// Writes the record of an entry whose text is the UTF-8 bytes `text`
+    /// at `destination`, which has room for `recordLength(textLength:)`
+    /// bytes: for a writer that keeps its records in memory of its own.
+    public static func writeRecord(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer, at destination: UnsafeMutableRawPointer
+    ) {
+        writeRecord(
+            id: id, number: number, isHit: isHit, text: text.assumingMemoryBound(to: UInt8.self),
+            into: UnsafeMutableRawBufferPointer(start: destination, count: recordLength(textLength: text.count)))
+    }
+
     /// The length of the record of an entry whose text is `textLength` bytes of UTF-8.
-    static func recordLength(textLength: Int) -> Int {
+    public static func recordLength(textLength: Int) -> Int {
         recordHeaderLength + fixedPayloadLength + textLength
     }
 

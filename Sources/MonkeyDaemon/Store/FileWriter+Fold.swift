@@ -146,7 +146,7 @@ struct JournalFold {
         /// An entry did not follow the one before: the rest is not taken.
         var isDone = false
         /// Records taken, not appended yet.
-        var pending: [UInt8] = []
+        var pending = PendingRecords()
         /// The newest entry in `pending`.
         var pendingLastID: UInt64 = 0
         var pendingLastNumber: UInt64 = 0
@@ -160,8 +160,10 @@ struct JournalFold {
             (lastID, lastNumber) = files.isCurrent ? (files.lastID, files.lastNumber) : (0, 0)
         }
 
-        /// Takes an entry if it is the session's next (see `FileWriter.unfolded(_:of:)`).
-        mutating func take(_ item: JournalEntryItem) -> Int {
+        /// Takes an entry if it is the session's next (see
+        /// `FileWriter.unfolded(_:of:)`); returns the bytes of its record,
+        /// 0 when not taken.
+        mutating func take(_ item: JournalEntryItem, firstCapacity: Int) -> Int {
             guard !isDone, item.epoch == epoch else { return 0 }
             guard item.id > lastID && item.number > lastNumber else {
                 if hasStarted { isDone = true }
@@ -171,11 +173,56 @@ struct JournalFold {
             taken += 1
             lastID = item.id
             lastNumber = item.number
-            let before = pending.count
-            EntryFile.appendRecord(id: item.id, number: item.number, isHit: item.isHit, text: item.text, to: &pending)
+            let length = EntryFile.recordLength(textLength: item.text.count)
+            EntryFile.writeRecord(
+                id: item.id, number: item.number, isHit: item.isHit, text: item.text,
+                at: pending.room(for: length, firstCapacity: firstCapacity))
             pendingLastID = item.id
             pendingLastNumber = item.number
-            return pending.count - before
+            return length
+        }
+    }
+
+    /// One session's records waiting to be appended, in memory the fold
+    /// owns and frees (`JournalFold.run`), not an array: with 10,000
+    /// sessions every entry goes to another session's records, and an
+    /// array's header (its count, read before the bytes are written, and
+    /// its uniqueness check) was a cache miss per entry, a fifth of a fold.
+    struct PendingRecords {
+        private var start: UnsafeMutableRawPointer?
+        private(set) var count = 0
+        private var capacity = 0
+
+        var isEmpty: Bool { count == 0 }
+
+        /// The records, valid until the next change.
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
+
+        /// Where the next `length` bytes go, now counted: room for them is
+        /// made first (`firstCapacity` bytes, or twice what is held).
+        mutating func room(for length: Int, firstCapacity: Int) -> UnsafeMutableRawPointer {
+            if count + length > capacity { grow(to: max(count + length, capacity * 2, firstCapacity)) }
+            guard let start else { preconditionFailure("room was just made") }
+            defer { count += length }
+            return start + count
+        }
+
+        private mutating func grow(to newCapacity: Int) {
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            if let start {
+                grown.copyMemory(from: start, byteCount: count)
+                start.deallocate()
+            }
+            start = grown
+            capacity = newCapacity
+        }
+
+        /// Gives the memory back: the records were appended, or the fold ended.
+        mutating func free() {
+            start?.deallocate()
+            start = nil
+            count = 0
+            capacity = 0
         }
     }
 
@@ -201,6 +248,12 @@ struct JournalFold {
     mutating func run(_ writer: FileWriter) throws(SystemError) -> Outcome {
         guard let fd = try Syscalls.openForReading(writer.journalPath) else { return .folded }
         defer { Syscalls.close(fd) }
+        defer {
+            for number in numbered.indices { numbered[number]?.pending.free() }
+        }
+        // What a session's records start with: its share of the limit, so
+        // that with many sessions each grows once or not at all.
+        let firstCapacity = min(max(pendingLimit / max(writer.sessions.count, 1), 256), 64 << 10)
         var buffer = [UInt8](repeating: 0, count: chunkLength)
         let headerLength = JournalFile.header.count
         longestBuffer = buffer.count
@@ -216,7 +269,7 @@ struct JournalFold {
                     UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset
                 ) { item in
                     let number = self.number(of: item.name, writer)
-                    pendingBytes += numbered[number]?.take(item) ?? 0
+                    pendingBytes += numbered[number]?.take(item, firstCapacity: firstCapacity) ?? 0
                 }
             }
             mostPending = max(mostPending, pendingBytes)
@@ -291,7 +344,7 @@ struct JournalFold {
                     created = true
                 }
                 let path = writer.entriesPath(name)
-                try AppendOnlyFile.append(taking.pending, sync: false, at: path, label: path, end: &files.end)
+                try AppendOnlyFile.append(taking.pending.bytes, sync: false, at: path, label: path, end: &files.end)
                 files.lastID = taking.pendingLastID
                 files.lastNumber = taking.pendingLastNumber
                 wrote = true
@@ -299,7 +352,7 @@ struct JournalFold {
                 failure = failure ?? error
                 numbered[number]?.isDone = true
             }
-            numbered[number]?.pending = []
+            numbered[number]?.pending.free()
         }
         pendingBytes = 0
     }
