@@ -20,7 +20,8 @@ struct JournalFoldTests {
 
     /// Sessions: `a` whose file holds its first 3 entries, `b` whose file
     /// is of an older epoch, `c` whose journal entries stop following at
-    /// one; and `gone`'s entries, of no session.
+    /// one; and `cc`'s entries, of no session (a name that starts as `c`'s
+    /// and follows it in the journal).
     func writer(in directory: TemporaryDirectory) throws -> FileWriter {
         let writer = FileWriter(directory: directory.path, journalLimit: 1 << 30)
         let a = EntryFile.encode((1...3).map { Self.entry($0) }, epoch: 1)
@@ -35,8 +36,11 @@ struct JournalFoldTests {
         return writer
     }
 
-    /// Many records, interleaved, with one entry longer than the test's chunks.
-    static func journal() throws -> [UInt8] {
+    /// Many records, interleaved as ticks type them, or grouped by session
+    /// in each batch as a sync writes them (`JournalGrouping`), with one
+    /// entry longer than the test's chunks.
+    static func journal(grouped: Bool = false) throws -> [UInt8] {
+        var grouping = JournalGrouping()
         var bytes = JournalFile.header
         var batch = JournalBatch()
         for id in UInt64(1)...3_000 {
@@ -44,10 +48,11 @@ struct JournalFoldTests {
             batch.append(entry(id, length: id == 1_501 ? 20_000 : 10), session: try name("b"), epoch: 2)
             batch.append(entry(id), session: try name("b"), epoch: 1)
             batch.append(entry(id == 2_000 ? 1 : id), session: try name("c"), epoch: 1)
-            batch.append(entry(id), session: try name("gone"), epoch: 1)
+            batch.append(entry(id), session: try name("cc"), epoch: 1)
             if id % 100 == 0 {
                 batch.seal()
-                bytes += batch.records.bytes
+                let records = grouped ? grouping.group(batch) : batch.records.bytes
+                bytes += try #require(records)
                 batch = JournalBatch()
             }
         }
@@ -75,8 +80,10 @@ struct JournalFoldTests {
     /// Folds the same journal whole and in pieces, `times` times each (a
     /// crash before the journal is removed folds it again); returns the
     /// writers and the last fold in pieces.
-    func foldBothWays(times: Int) throws -> (whole: FileWriter, pieces: FileWriter, fold: JournalFold) {
-        let journal = try Self.journal()
+    func foldBothWays(times: Int, grouped: Bool = false) throws -> (
+        whole: FileWriter, pieces: FileWriter, fold: JournalFold
+    ) {
+        let journal = try Self.journal(grouped: grouped)
         let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
         try Data(journal).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
         try Data(journal).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
@@ -103,6 +110,45 @@ struct JournalFoldTests {
         // waiting, past their limit by at most what one buffer holds.
         #expect(fold.longestBuffer <= max(4_096, try Self.longestRecord(Self.journal())))
         #expect(fold.mostPending < 16_384 + 2 * fold.longestBuffer)
+    }
+
+    /// A session's entries in a row, as syncs write them: the fold takes
+    /// the name before without looking it up, and must still tell `b`'s
+    /// two epochs, `c`'s entry that does not follow, and `cc` apart.
+    @Test func aGroupedJournalFoldsAsAnInterleavedOne() throws {
+        #expect(try Self.journal(grouped: true) != Self.journal())
+        let (wholeWriter, piecesWriter, _) = try foldBothWays(times: 1, grouped: true)
+        let files = try files(of: piecesWriter)
+        #expect(files == (try self.files(of: wholeWriter)))
+        let a = EntryFile.decode(files["a"] ?? [], keepingLast: .max)
+        #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
+        #expect(piecesWriter.sessions[try Self.name("c")]?.lastID == 1_999)
+        let b = EntryFile.decode(files["b"] ?? [], keepingLast: .max)
+        #expect(b.epoch == 2 && b.entries.count == 3_000 && b.entries[1_500].text.utf8.count == 20_000)
+    }
+
+    /// A sync writes the entries typed since the last grouped by session.
+    @Test func aSyncWritesEachSessionsEntriesInARow() throws {
+        let writer = try writer(in: pieces)
+        var outbox = Outbox()
+        for id in UInt64(4)...100 {
+            outbox.append(Self.entry(id), session: try Self.name("a"), epoch: 1)
+            outbox.append(Self.entry(id), session: try Self.name("c"), epoch: 1)
+        }
+        outbox.entries.seal()
+        #expect(writer.write(outbox).failure == nil)
+        let journal = try [UInt8](Data(contentsOf: URL(fileURLWithPath: writer.journalPath)))
+        var names: [String] = []
+        let scan = journal.withUnsafeBytes { bytes in
+            JournalFile.scanEntries(
+                UnsafeRawBufferPointer(rebasing: bytes[JournalFile.header.count...]),
+                fileOffset: JournalFile.header.count
+            ) { names.append(String(decoding: $0.name, as: UTF8.self)) }
+        }
+        #expect(scan.stop == .endOfChunk)
+        let first = try #require(names.first)
+        let second = first == "a" ? "c" : "a"
+        #expect(names == Array(repeating: first, count: 97) + Array(repeating: second, count: 97))
     }
 
     /// Folded again (a crash before the journal was removed): what a whole fold does again, nothing twice.

@@ -7,6 +7,15 @@ public struct JournalBatch: Sendable {
     public private(set) var records: RecordBuffer
     /// Where the open record starts; nil when none is open.
     private var openStart: Int?
+    /// Each entry's session (a 16-bit hash of its name and epoch), its
+    /// length (16 bits) and the offset of its first byte in `records` (32
+    /// bits), in typing order, for `JournalGrouping`.
+    private var entryPlaces: [UInt64] = []
+    /// An entry is 64 KiB or longer, lies past 4 GiB, or came encoded:
+    /// `places` cannot say.
+    private var hasUnplacedEntries = false
+    /// Where each entry lies, as `entryPlaces`; nil when that is not known of every entry.
+    public var places: [UInt64]? { hasUnplacedEntries ? nil : entryPlaces }
 
     /// An empty batch filling `room` (emptied first), so that a buffer used
     /// at every sync keeps the pages it already has.
@@ -31,6 +40,7 @@ public struct JournalBatch: Sendable {
                 let length =
                     1 + name.count + VarInt.length(of: epoch) + VarInt.length(of: id) + VarInt.length(of: number) + 1
                     + VarInt.length(of: textLength) + text.count
+                notePlace(name: name, epoch: epoch, length: length)
                 records.append(length: length) { item in
                     item[0] = UInt8(name.count)
                     UnsafeMutableRawBufferPointer(rebasing: item[1...]).copyMemory(from: UnsafeRawBufferPointer(name))
@@ -47,11 +57,30 @@ public struct JournalBatch: Sendable {
         sealIfLarge()
     }
 
+    /// Appends an entry already encoded as an entries record holds it
+    /// (`JournalGrouping`).
+    public mutating func append(encoded entry: UnsafeRawBufferPointer) {
+        openRecord()
+        hasUnplacedEntries = true
+        records.append(length: entry.count) { $0.copyMemory(from: entry) }
+        sealIfLarge()
+    }
+
     /// Seals the open record: `records` are then whole journal records.
     public mutating func seal() {
         guard let start = openStart else { return }
         openStart = nil
         records.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    private mutating func notePlace(name: UnsafeBufferPointer<UInt8>, epoch: UInt64, length: Int) {
+        guard records.count <= Int(UInt32.max), length <= Int(UInt16.max) else {
+            hasUnplacedEntries = true
+            return
+        }
+        // Two sessions that share a hash only share a group: their entries interleave.
+        let session = (NameBytesIndex.hash(UnsafeRawBufferPointer(name)) ^ epoch) &* 0x9E37_79B9_7F4A_7C15
+        entryPlaces.append(session & 0xFFFF_0000_0000_0000 | UInt64(length) << 32 | UInt64(records.count))
     }
 
     private mutating func openRecord() {

@@ -7,7 +7,8 @@
 /// After an 8-byte header, a record is `length` (u32, the bytes after the
 /// checksum), `crc` (u32, CRC-32C of the length bytes and the rest) and
 /// `kind` (u8), then by kind:
-/// - entries (3): a run of entries of any sessions, each the session name's
+/// - entries (3): a run of entries of any sessions (each sync's grouped by
+///   session, in typing order within each: `JournalGrouping`), each the session name's
 ///   length (u8) and the name in UTF-8, the session's epoch (a `VarInt`;
 ///   format version 3 on, see `Session.epoch`), then `id`, `number` (`VarInt`s),
 ///   `flags` (u8, bit 0 = hit), the text's length in bytes (a `VarInt`) and

@@ -274,10 +274,19 @@ struct JournalFold {
         var start = headerLength
         while true {
             let scan = buffer.withUnsafeBytes { raw in
-                JournalFile.scanEntries(
+                // A session's entries of one sync come in a row (`JournalGrouping`):
+                // the name before, in this chunk, is compared before any lookup.
+                var previous: (name: UnsafeRawBufferPointer, number: Int)?
+                return JournalFile.scanEntries(
                     UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset
                 ) { item in
-                    let number = self.number(of: item.name, writer)
+                    let number: Int
+                    if let previous, previous.name.elementsEqual(item.name) {
+                        number = previous.number
+                    } else {
+                        number = self.number(of: item.name, writer)
+                        previous = (item.name, number)
+                    }
                     pendingBytes += numbered[number]?.take(item, firstCapacity: firstCapacity) ?? 0
                 }
             }

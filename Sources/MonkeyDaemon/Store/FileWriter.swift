@@ -26,6 +26,8 @@ final class FileWriter: @unchecked Sendable {
     var journal: AppendOnlyFile
     /// Journal records whose write failed, written again first next time.
     var journalUnwritten: [UInt8] = []
+    /// Regroups each sync's entries by session for the fold (`JournalGrouping`).
+    var grouping = JournalGrouping()
     /// A fold failed: it is tried again every `syncsBetweenFoldRetries`
     /// syncs, and until it succeeds the storage is not reported recovered.
     var isFoldFailing = false
@@ -138,9 +140,8 @@ final class FileWriter: @unchecked Sendable {
             }
         }
         // Records whose write failed go first, in the order they were typed.
-        let records =
-            journalUnwritten.isEmpty
-            ? outbox.entries.records.bytes : (journalUnwritten + outbox.entries.records.bytes)[...]
+        let grouped = grouping.group(outbox.entries) ?? outbox.entries.records.bytes
+        let records = journalUnwritten.isEmpty ? grouped : (journalUnwritten + grouped)[...]
         do {
             try journal.append(records, sync: true)
             journalUnwritten = []

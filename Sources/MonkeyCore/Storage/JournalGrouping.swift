@@ -1,0 +1,65 @@
+/// A sync's typed entries regrouped by session on their way to the
+/// journal: within one sync each session's entries follow one another, in
+/// the order they were typed.
+///
+/// Typed in tick order, with 10,000 sessions every entry of the journal
+/// belongs to another session than the one before; the fold then met each
+/// session's state, records and name out of the cache at every entry,
+/// several misses each. Grouped, a session's entries of one sync come in a
+/// row. The order across sessions carries no meaning in the journal: a
+/// session's entries are told apart by name and epoch, and ordered by id.
+public struct JournalGrouping: Sendable {
+    /// Larger batches are written as they are: the buffers kept between
+    /// syncs (about twice a batch) stay within this, and such a batch is
+    /// flat-out typing, whose entries come a session's batch at a time.
+    let largestBatch: Int
+    /// The batch's places (`JournalBatch.places`) by session, then in typing order.
+    private var order: [UInt64] = []
+    /// Where each session hash's entries go next in `order`.
+    private var next: [Int32] = []
+    private var grouped = JournalBatch()
+
+    public init(largestBatch: Int = 8 << 20) {
+        self.largestBatch = largestBatch
+    }
+
+    /// The entries of `batch`, sealed, as sealed entries records grouped by
+    /// session and epoch; nil when the batch is larger than `largestBatch`
+    /// or cannot say where its entries lie (it is then written as it is).
+    public mutating func group(_ batch: JournalBatch) -> ArraySlice<UInt8>? {
+        guard batch.count <= largestBatch, let places = batch.places else { return nil }
+        sort(places)
+        grouped = JournalBatch(reusing: grouped.records)
+        batch.records.bytes.withUnsafeBytes { records in
+            for place in order {
+                let start = Int(truncatingIfNeeded: place & 0xFFFF_FFFF)
+                let length = Int(truncatingIfNeeded: place >> 32 & 0xFFFF)
+                grouped.append(encoded: UnsafeRawBufferPointer(rebasing: records[start..<(start + length)]))
+            }
+        }
+        grouped.seal()
+        return grouped.records.bytes
+    }
+
+    /// A counting sort by the places' 16-bit session hashes: stable, so
+    /// each session's entries keep their typing order. Two passes over the
+    /// places, where a comparison sort was a fifth of the grouping's time.
+    private mutating func sort(_ places: [UInt64]) {
+        next.removeAll(keepingCapacity: true)
+        next.append(contentsOf: repeatElement(0, count: 1 << 16))
+        for place in places { next[Int(truncatingIfNeeded: place >> 48)] &+= 1 }
+        var start: Int32 = 0
+        for session in next.indices {
+            let count = next[session]
+            next[session] = start
+            start &+= count
+        }
+        order.removeAll(keepingCapacity: true)
+        order.append(contentsOf: repeatElement(0, count: places.count))
+        for place in places {
+            let session = Int(truncatingIfNeeded: place >> 48)
+            order[Int(next[session])] = place
+            next[session] &+= 1
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Testing
+
+@testable import MonkeyCore
+
+/// A sync's entries regrouped by session on their way to the journal: the
+/// same entries, each session's in a row and in typing order.
+struct JournalGroupingTests {
+    /// 2,000 entries of four sessions, interleaved as ticks type them: `a`,
+    /// `ab` (a name that starts as another does), `b` typing under epoch 4
+    /// and then, cleared, under epoch 7, and `c`, whose texts vary in length.
+    static func typed() throws -> [(SessionName, UInt64, Entry)] {
+        let (a, ab, b, c) = (
+            try #require(SessionName("a")), try #require(SessionName("ab")), try #require(SessionName("b")),
+            try #require(SessionName("c"))
+        )
+        var typed: [(SessionName, UInt64, Entry)] = []
+        for id in UInt64(1)...500 {
+            typed.append((a, 2, Entry(id: id, number: id, text: "aaaaa", isHit: false)))
+            typed.append((b, id <= 250 ? 4 : 7, Entry(id: id, number: id, text: "bbbbb", isHit: id % 9 == 0)))
+            typed.append(
+                (c, 5, Entry(id: id, number: id, text: String(repeating: "✓", count: Int(id % 40)), isHit: false)))
+            typed.append((ab, 3, Entry(id: id, number: id, text: "ab", isHit: false)))
+        }
+        return typed
+    }
+
+    static func batch(_ typed: [(SessionName, UInt64, Entry)]) -> JournalBatch {
+        var batch = JournalBatch()
+        for (name, epoch, entry) in typed { batch.append(entry, session: name, epoch: epoch) }
+        batch.seal()
+        return batch
+    }
+
+    /// The (name, epoch, id) of each entry of `records`, in order.
+    static func scanned(_ records: ArraySlice<UInt8>) -> (entries: [(String, UInt64, UInt64)], scan: JournalScan) {
+        var entries: [(String, UInt64, UInt64)] = []
+        let scan = records.withUnsafeBytes { bytes in
+            JournalFile.scanEntries(bytes, fileOffset: JournalFile.header.count) { item in
+                entries.append((String(decoding: item.name, as: UTF8.self), item.epoch, item.id))
+            }
+        }
+        return (entries, scan)
+    }
+
+    @Test func eachSessionsEntriesComeInARowInTypingOrder() throws {
+        let typed = try Self.typed()
+        let batch = Self.batch(typed)
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        let (entries, scan) = Self.scanned(grouped)
+        #expect(scan == JournalScan(consumed: grouped.count, stop: .endOfChunk))
+        // The same entries: decoded, each session's are those typed.
+        let contents = JournalFile.decode(JournalFile.header + grouped)
+        #expect(contents.damage == nil)
+        #expect(contents.entries == JournalFile.decode(JournalFile.header + batch.records.bytes).entries)
+        #expect(entries.count == typed.count)
+        // In a row: a session and epoch, once left, never comes back.
+        var seen: [String] = []
+        for (index, (name, epoch, _)) in entries.enumerated() {
+            let key = "\(name) \(epoch)"
+            if index == 0 || "\(entries[index - 1].0) \(entries[index - 1].1)" != key {
+                #expect(!seen.contains(key), "\(key) comes back at entry \(index)")
+                seen.append(key)
+            }
+        }
+        #expect(Set(seen) == ["a 2", "ab 3", "b 4", "b 7", "c 5"])
+        // In typing order within each.
+        for key in seen {
+            let ids = entries.filter { "\($0.0) \($0.1)" == key }.map(\.2)
+            #expect(ids == ids.sorted() && Set(ids).count == ids.count, "\(key)")
+        }
+    }
+
+    /// Past the record limit the grouped batch is sealed as a typed one is.
+    @Test func aLargeBatchIsSealedInRecordsWithinTheLimit() throws {
+        var typed: [(SessionName, UInt64, Entry)] = []
+        let names = try (0..<100).map { try #require(SessionName("s\($0)")) }
+        for id in UInt64(1)...1_000 {
+            for (index, name) in names.enumerated() {
+                typed.append((name, UInt64(index + 1), Entry(id: id, number: id, text: "qwerty", isHit: false)))
+            }
+        }
+        let batch = Self.batch(typed)
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        #expect(grouped.count == batch.records.count)
+        let lengths = JournalBatchTests.recordLengths(grouped)
+        #expect(lengths.count > 1)
+        #expect(lengths.allSatisfy { $0 < JournalFile.entriesRecordLimit + 64 })
+        let contents = JournalFile.decode(JournalFile.header + grouped)
+        #expect(contents.damage == nil)
+        #expect(contents.entries == JournalFile.decode(JournalFile.header + batch.records.bytes).entries)
+        // Used again: the next sync's batch, alone in the result.
+        let next = Self.batch(Array(typed.prefix(10)))
+        let nextResult = grouping.group(next)
+        let again = try #require(nextResult)
+        #expect(JournalFile.decode(JournalFile.header + again).entries.values.map(\.count).reduce(0, +) == 10)
+    }
+
+    /// Past its largest, a batch is written as it is (flat-out typing's
+    /// entries come a session's batch at a time).
+    @Test func aBatchLargerThanTheLargestIsLeftAsItIs() throws {
+        let batch = Self.batch(try Self.typed())
+        var grouping = JournalGrouping(largestBatch: batch.count - 1)
+        #expect(grouping.group(batch) == nil)
+        grouping = JournalGrouping(largestBatch: batch.count)
+        #expect(grouping.group(batch) != nil)
+    }
+
+    /// An entry of 64 KiB or more does not fit a place: the batch is written as it is.
+    @Test func aBatchWithAVeryLongEntryIsLeftAsItIs() throws {
+        var batch = Self.batch(Array(try Self.typed().prefix(3)))
+        batch.append(
+            Entry(id: 9, number: 9, text: String(repeating: "x", count: 70_000), isHit: false),
+            session: try #require(SessionName("long")), epoch: 1)
+        #expect(batch.places == nil)
+        var grouping = JournalGrouping()
+        #expect(grouping.group(batch) == nil)
+    }
+
+    @Test func anEmptyBatchGroupsToNothing() throws {
+        var grouping = JournalGrouping()
+        let result = grouping.group(JournalBatch())
+        #expect(try #require(result).isEmpty)
+    }
+
+    /// A batch that holds an entry it was given encoded cannot say where
+    /// its entries lie: it is written as it is.
+    @Test func aBatchOfEncodedEntriesIsLeftAsItIs() throws {
+        var batch = Self.batch(Array(try Self.typed().prefix(3)))
+        #expect(batch.places?.count == 3)
+        batch.append(encoded: UnsafeRawBufferPointer(start: nil, count: 0))
+        #expect(batch.places == nil)
+        var grouping = JournalGrouping()
+        #expect(grouping.group(batch) == nil)
+    }
+}
