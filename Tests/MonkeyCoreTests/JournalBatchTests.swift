@@ -54,17 +54,27 @@ struct JournalBatchTests {
         }
     }
 
-    @Test func aBatchReusesTheRoomItIsGiven() throws {
-        var room = RecordBuffer()
-        room.append(contentsOf: [1, 2, 3])
-        var batch = JournalBatch(reusing: room)
-        #expect(batch.isEmpty)
-        batch.append(
-            Entry(id: 1, number: 1, text: "q", isHit: false), session: try #require(SessionName("s")), epoch: 3)
+    /// A batch made from the last sync's keeps its records' and places'
+    /// memory, and starts empty: no record open, every entry placed.
+    @Test func aBatchReusesTheMemoryOfTheOneBefore() throws {
+        let name = try #require(SessionName("s"))
+        var spare = JournalBatch()
+        for id in UInt64(1)...1_000 {
+            spare.append(Entry(id: id, number: id, text: "a", isHit: false), session: name, epoch: 3)
+        }
+        spare.append(encoded: UnsafeRawBufferPointer(start: nil, count: 0))
+        #expect(spare.places == nil)
+        let recordsBefore = spare.records.bytes.withUnsafeBytes { $0.baseAddress }
+        var batch = JournalBatch(reusing: consume spare)
+        #expect(batch.isEmpty && batch.places == [])
+        batch.append(Entry(id: 1_001, number: 1_001, text: "q", isHit: false), session: name, epoch: 3)
+        #expect(batch.records.bytes.withUnsafeBytes { $0.baseAddress } == recordsBefore)
+        let places = try #require(batch.places)
+        #expect(places.count == 1 && places.capacity >= 1_000)
         batch.seal()
         #expect(
             Self.decoded(batch).entries == [
-                SessionEpoch(try #require(SessionName("s")), 3): [Entry(id: 1, number: 1, text: "q", isHit: false)]
+                SessionEpoch(name, 3): [Entry(id: 1_001, number: 1_001, text: "q", isHit: false)]
             ])
     }
 }

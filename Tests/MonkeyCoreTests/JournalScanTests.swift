@@ -94,6 +94,26 @@ struct JournalScanTests {
         #expect(decoded.damage == .checksumMismatch(offset: JournalFile.header.count))
     }
 
+    /// In a record of a session's entries in a row, as syncs write them
+    /// (`JournalGrouping`), an invalid name after a run of a valid one of
+    /// the same length is damage too: every entry's name is checked.
+    @Test func anInvalidNameAfterARunOfAnotherIsDamage() throws {
+        var batch = JournalBatch()
+        for (id, name) in ["ab", "ab", "ab", "ac"].enumerated() {
+            let entry = Entry(id: UInt64(id + 1), number: UInt64(id + 1), text: "q", isHit: false)
+            batch.append(entry, session: try #require(SessionName(name)), epoch: 1)
+        }
+        batch.seal()
+        var records = Array(batch.records.bytes)
+        #expect(try Self.scan(records).entries.values.joined().count == 4)
+        let name = try #require(records.indices.last { records[$0] == UInt8(ascii: "a") })
+        records[name + 1] = UInt8(ascii: "/")
+        records.withUnsafeMutableBytes { SealedRecord.seal($0) }
+        let (entries, scan) = try Self.scan(records)
+        #expect(entries.isEmpty)
+        #expect(scan == JournalScan(consumed: 0, stop: .damaged(.checksumMismatch(offset: JournalFile.header.count))))
+    }
+
     /// A record only `decode` reads (a fresh start) is left to it.
     @Test func aRecordOfAnotherKindIsLeftToDecode() throws {
         let records = Fixture.records([Fixture.batches[0]])

@@ -217,6 +217,22 @@ struct JournalFoldTests {
         #expect(writer.sessions.isEmpty)
     }
 
+    /// A session's records keep their memory from one round of appends to
+    /// the next, up to its first capacity; more is freed, so that what a
+    /// fold keeps between rounds stays within its sessions' first capacities.
+    @Test func recordsKeepTheirMemoryBetweenRoundsUpToTheirFirstCapacity() {
+        var records = JournalFold.PendingRecords()
+        let first = records.room(for: 100, firstCapacity: 4_096)
+        records.removeAll(keepingUpTo: 4_096)
+        #expect(records.isEmpty && records.capacity == 4_096)
+        #expect(records.room(for: 100, firstCapacity: 4_096) == first)
+        _ = records.room(for: 8_000, firstCapacity: 4_096)
+        #expect(records.count == 8_100 && records.capacity > 4_096)
+        records.removeAll(keepingUpTo: 4_096)
+        #expect(records.isEmpty && records.capacity == 0)
+        records.free()
+    }
+
     /// Records wait up to 4 MiB, or 4 KiB a session when that is more, so
     /// that 10,000 typing sessions open their files a few times a fold.
     @Test func recordsWaitLongerWithManySessions() {

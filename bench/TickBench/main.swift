@@ -39,7 +39,7 @@ func run(sessions: Int, seconds: Int) throws -> (ticks: Int, nanoseconds: UInt64
             batch.append(item.entry, session: item.session, epoch: item.epoch)
             if item.needsAttention { engine.setAttention(item.session, from: item.entry.id &+ 1_000_000) }
         }
-        if batch.count > 1 << 20 { batch = JournalBatch(reusing: batch.records) }
+        if batch.count > 1 << 20 { batch = JournalBatch(reusing: batch) }
         return typed.count
     }
     // Until every log holds its 100 entries: the measured ticks then each

@@ -15,9 +15,9 @@ final class FileStore: @unchecked Sendable {
     var policy: DurabilityPolicy
     let report: (LogPriority, String) -> Void
     var outbox = Outbox()
-    /// The records of the last sync's outbox, emptied once written: the
-    /// next outbox fills the same memory rather than new pages.
-    var spareRecords = RecordBuffer()
+    /// The last sync's entries, once written: the next outbox fills the
+    /// same memory rather than new pages.
+    var spareEntries = JournalBatch()
     /// A sync is with the writer; the next waits for it.
     var isSyncing = false
     /// The writer holds records that failed and wait to be written again.
@@ -221,10 +221,11 @@ final class FileStore: @unchecked Sendable {
             var written = writer.write(outbox)
             written.nanoseconds = Syscalls.monotonicNanoseconds() &- started
             let outcome = written
-            var emptied = outbox.entries.records
-            emptied.removeAll()
-            queue.async { [self, emptied] in
-                spareRecords = emptied
+            // Emptied on the daemon's queue, once this one no longer
+            // shares it: emptying a shared array would allocate anew.
+            let spare = outbox.entries
+            queue.async { [self] in
+                spareEntries = spare
                 synced(outcome)
                 completion()
             }
@@ -249,10 +250,10 @@ final class FileStore: @unchecked Sendable {
             }
             handedEventID = newest.id
         }
-        var room = RecordBuffer()
-        swap(&room, &spareRecords)
+        var spare = JournalBatch()
+        swap(&spare, &spareEntries)
         outbox = Outbox()
-        outbox.entries = JournalBatch(reusing: consume room)
+        outbox.entries = JournalBatch(reusing: consume spare)
         // Only now is the taken buffer not shared with `outbox`: sealing it
         // before would have copied it whole.
         taken.entries.seal()

@@ -196,7 +196,7 @@ struct JournalFold {
     struct PendingRecords {
         private var start: UnsafeMutableRawPointer?
         private(set) var count = 0
-        private var capacity = 0
+        private(set) var capacity = 0
 
         var isEmpty: Bool { count == 0 }
 
@@ -222,7 +222,17 @@ struct JournalFold {
             capacity = newCapacity
         }
 
-        /// Gives the memory back: the records were appended, or the fold ended.
+        /// Empties it, keeping its memory for the session's records of the
+        /// next round if it is no more than `kept` bytes: freed, it went
+        /// back to the system and was faulted in afresh, page by page, in
+        /// every round. Larger memory is freed, so that what a fold keeps
+        /// between rounds is at most its sessions' first capacities.
+        mutating func removeAll(keepingUpTo kept: Int) {
+            guard capacity <= kept else { return free() }
+            count = 0
+        }
+
+        /// Gives the memory back: the fold ended.
         mutating func free() {
             start?.deallocate()
             start = nil
@@ -239,6 +249,8 @@ struct JournalFold {
     /// What the living sessions took.
     var sessions: some Sequence<Taking> { numbered.lazy.compactMap { $0 } }
     var pendingBytes = 0
+    /// What a session's records start with (see `run`).
+    private var firstCapacity = 256
     /// The most bytes waiting at once, and the longest the read buffer grew: what the fold held.
     private(set) var mostPending = 0
     private(set) var longestBuffer = 0
@@ -262,7 +274,8 @@ struct JournalFold {
         // at 256 bytes cost a fold of 10,000 sessions a fifth more), and a
         // small journal does not touch a page for each of them.
         let waiting = min(pendingLimit, try Syscalls.fileLength(fd))
-        let firstCapacity = min(max(waiting / max(writer.sessions.count, 1), 256), 64 << 10)
+        firstCapacity = min(max(waiting / max(writer.sessions.count, 1), 256), 64 << 10)
+        let firstCapacity = self.firstCapacity
         var buffer = [UInt8](repeating: 0, count: chunkLength)
         let headerLength = JournalFile.header.count
         longestBuffer = buffer.count
@@ -370,7 +383,7 @@ struct JournalFold {
                 failure = failure ?? error
                 numbered[number]?.isDone = true
             }
-            numbered[number]?.pending.free()
+            numbered[number]?.pending.removeAll(keepingUpTo: firstCapacity)
         }
         pendingBytes = 0
     }
