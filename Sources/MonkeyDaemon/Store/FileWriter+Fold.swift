@@ -275,7 +275,6 @@ struct JournalFold {
         // small journal does not touch a page for each of them.
         let waiting = min(pendingLimit, try Syscalls.fileLength(fd))
         firstCapacity = min(max(waiting / max(writer.sessions.count, 1), 256), 64 << 10)
-        let firstCapacity = self.firstCapacity
         var buffer = [UInt8](repeating: 0, count: chunkLength)
         let headerLength = JournalFile.header.count
         longestBuffer = buffer.count
