@@ -165,6 +165,26 @@ struct EngineCorpusTests {
         #expect(statuses[0].value("windows") != "0")
     }
 
+    /// What a sync saves: the run of every corpus session, with its epoch,
+    /// and nothing of the plain ones, nor of one that stopped being a corpus
+    /// session or was deleted.
+    @Test func theRunsSavedAtASyncAreThoseOfTheCorpusSessions() throws {
+        var harness = Harness()
+        try Self.ok("START p monkeys=2 interval=1ms", &harness)
+        try Self.ok("START c corpus=small alphabet=ab chunk=2 interval=1ms", &harness)
+        try Self.ok("START d corpus=other alphabet=ab chunk=2 interval=1ms", &harness)
+        try Self.ok("START e corpus=letters alphabet=xyz chunk=2 interval=1ms", &harness)
+        try Self.ok("SET d target=ab", &harness)
+        try Self.ok("DELETE e", &harness)
+        try Self.ok("START q monkeys=3 interval=1ms", &harness)
+        for step in 1...20 { _ = harness.tick(now: ms(UInt64(step))) }
+        let runs = harness.engine.corpusRuns()
+        #expect(runs.map(\.name.text) == ["c"])
+        let name = try #require(SessionName("c"))
+        #expect(runs.map(\.epoch) == [try #require(harness.engine.session(named: name)).epoch])
+        #expect(runs.map(\.run.corpus.name) == ["small"])
+    }
+
     @Test func eventsOfCoverage() throws {
         var harness = Harness()
         try Self.ok("START c corpus=other alphabet=ab chunk=2 monkeys=2 interval=1ms", &harness)

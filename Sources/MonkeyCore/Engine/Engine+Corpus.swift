@@ -186,12 +186,17 @@ extension Engine {
     }
 
     /// Every corpus session's run, with its epoch: what the store saves at a sync.
-    /// Mutating only to read each session in place; it changes nothing.
+    /// Mutating only to reach each session where it lies (`withSession`):
+    /// read through `SessionTable.read`, each session's run (552 bytes)
+    /// was copied out to be tested, at every sync, even with none.
     public mutating func corpusRuns() -> [(name: SessionName, epoch: UInt64, run: CorpusRun)] {
         var runs: [(name: SessionName, epoch: UInt64, run: CorpusRun)] = []
         for slot in 0..<sessions.slotCount {
-            _ = sessions.read(slot: slot) { scheduled in
-                if let run = scheduled.corpus { runs.append((scheduled.session.name, scheduled.session.epoch, run)) }
+            _ = sessions.withSession(inSlot: slot) { scheduled in
+                // The settings first: only a corpus session has a run
+                // (`corpusRun(after:settings:previous:)`).
+                guard scheduled.session.settings.isCorpusSession, let run = scheduled.corpus else { return }
+                runs.append((scheduled.session.name, scheduled.session.epoch, run))
             }
         }
         return runs
