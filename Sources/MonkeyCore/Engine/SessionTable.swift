@@ -109,19 +109,17 @@ struct SessionTable {
     /// getter: the getter (or an optional's payload) copies the whole
     /// session, about 1 KiB and a retain and a release for each reference
     /// it holds. That was most of the time of a scrape of 10,000 sessions.
-    /// The payload is lent as the session itself: lent through the
-    /// optional, it was still copied bitwise (1,296 bytes), for instance
-    /// for each session `Engine.snapshots` took. A session's optional is
-    /// the session with `nil` in spare bits and the payload at its start,
-    /// so the two have one size; where they would not, it is copied.
+    /// Lent through the optional, it was still copied bitwise (1,296
+    /// bytes), so the payload is lent as the session itself: a session's
+    /// optional is the session with `nil` in spare bits, one size.
     /// `body` only borrows, so nothing is written.
     private func borrow<Result>(_ slot: Int, _ body: (borrowing Engine.ScheduledSession) -> Result) -> Result? {
-        slots.withUnsafeBufferPointer { buffer in
+        precondition(
+            MemoryLayout<Engine.ScheduledSession?>.size == MemoryLayout<Engine.ScheduledSession>.size,
+            "a session's optional keeps nil in the session's spare bits")
+        return slots.withUnsafeBufferPointer { buffer in
             let element = buffer.baseAddress.unsafelyUnwrapped + slot
             guard element.pointee != nil else { return nil }
-            guard MemoryLayout<Engine.ScheduledSession?>.size == MemoryLayout<Engine.ScheduledSession>.size else {
-                return UnsafeMutablePointer(mutating: element).pointee?.modify { body($0) }
-            }
             // Lent as `inout`, which passes its address: passed as a value, it was copied.
             return UnsafeMutableRawPointer(mutating: element).withMemoryRebound(
                 to: Engine.ScheduledSession.self, capacity: 1
