@@ -2,8 +2,8 @@ import Testing
 
 @testable import MonkeyCore
 
-/// The entries file: checksummed records that survive torn writes and
-/// flipped bytes by being cut, never by crashing or inventing entries.
+/// The entries file: checksummed runs of entries that survive torn writes
+/// and flipped bytes by being cut, never by crashing or inventing entries.
 struct EntryFileTests {
     static let entries: [Entry] = [
         Entry(id: 1, number: 1, text: "abc", isHit: false),
@@ -37,20 +37,19 @@ struct EntryFileTests {
         #expect(contents.recordCount == Self.entries.count)
     }
 
-    /// The byte offsets at which each record ends.
-    func recordEnds(_ entries: [Entry]) -> [Int] {
+    /// A file of a run per entry, and the byte offsets at which each run ends.
+    func runOfEach(_ entries: [Entry]) -> (bytes: [UInt8], ends: [Int]) {
         var ends: [Int] = []
         var bytes = EntryFile.preamble(epoch: 7)
         for entry in entries {
             EntryFile.appendRecord(entry, to: &bytes)
             ends.append(bytes.count)
         }
-        return ends
+        return (bytes, ends)
     }
 
-    @Test func cuttingAtEveryByteKeepsExactlyTheWholeRecords() {
-        let bytes = EntryFile.encode(Self.entries, epoch: 7)
-        let ends = recordEnds(Self.entries)
+    @Test func cuttingAtEveryByteKeepsExactlyTheWholeRuns() {
+        let (bytes, ends) = runOfEach(Self.entries)
         for length in 0...bytes.count {
             let contents = EntryFile.decode(Array(bytes[..<length]), keepingLast: 100)
             let whole = ends.filter { $0 <= length }.count
@@ -61,9 +60,19 @@ struct EntryFileTests {
         }
     }
 
-    @Test func flippingAnyByteNeverYieldsAWrongEntry() {
+    /// A run is taken whole or not at all: cut anywhere inside, none of
+    /// its entries is kept.
+    @Test func aRunOfManyIsTakenWhole() {
         let bytes = EntryFile.encode(Self.entries, epoch: 7)
-        let ends = recordEnds(Self.entries)
+        for length in (EntryFile.preambleLength + 1)..<bytes.count {
+            let contents = EntryFile.decode(Array(bytes[..<length]), keepingLast: 100)
+            #expect(contents.entries.isEmpty && contents.damage != nil, "cut at \(length)")
+            #expect(contents.validLength == EntryFile.preambleLength && contents.recordCount == 0)
+        }
+    }
+
+    @Test func flippingAnyByteNeverYieldsAWrongEntry() {
+        let (bytes, ends) = runOfEach(Self.entries)
         // The epoch (bytes 8 to 15) is not checksummed: a damaged one makes
         // the file another epoch's, whose entries no session takes.
         for position in 0..<bytes.count where !(8..<16).contains(position) {
@@ -79,28 +88,56 @@ struct EntryFileTests {
         }
     }
 
-    @Test func recordsThatGoBackwardsAreCut() {
-        var bytes = EntryFile.encode(Self.entries.prefix(2), epoch: 7)
-        EntryFile.appendRecord(Entry(id: 2, number: 3, text: "x", isHit: false), to: &bytes)
-        let contents = EntryFile.decode(bytes, keepingLast: 100)
-        #expect(contents.entries == Array(Self.entries.prefix(2)))
-        #expect(contents.damage == .outOfOrder(offset: recordEnds(Self.entries)[1]))
+    /// Entries that go backwards are cut with their whole run: in a run of
+    /// their own, or inside a run with entries that follow.
+    @Test func entriesThatGoBackwardsAreCut() {
+        let good = EntryFile.encode(Self.entries.prefix(2), epoch: 7)
+        let backwards = Entry(id: 2, number: 3, text: "x", isHit: false)
+        for run in [[backwards], [Entry(id: 3, number: 3, text: "y", isHit: false), backwards]] {
+            let contents = EntryFile.decode(good + EntryFile.records(run), keepingLast: 100)
+            #expect(contents.entries == Array(Self.entries.prefix(2)))
+            #expect(contents.damage == .outOfOrder(offset: good.count) && contents.validLength == good.count)
+            #expect(contents.recordCount == 2)
+        }
     }
 
     @Test func anImpossibleLengthIsDamageNotAnAllocation() {
         var bytes = EntryFile.encode(Self.entries.prefix(1), epoch: 7)
+        let end = bytes.count
         bytes += [0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0, count: 30)
         let contents = EntryFile.decode(bytes, keepingLast: 100)
         #expect(contents.entries.count == 1)
-        #expect(contents.damage == .badLength(offset: recordEnds(Self.entries)[0]))
+        #expect(contents.damage == .badLength(offset: end))
+    }
+
+    /// A run whose checksum holds but whose entries do not fit it (no
+    /// writer makes one) is damage too.
+    @Test func aRunThatIsNotWholeEntriesIsDamage() {
+        let good = EntryFile.encode(Self.entries.prefix(1), epoch: 7)
+        var run = EntryFile.records(Self.entries.suffix(1))
+        // The text's length says one byte more than the run holds.
+        run.removeLast()
+        run.withUnsafeMutableBytes { SealedRecord.seal($0) }
+        let contents = EntryFile.decode(good + run, keepingLast: 100)
+        #expect(contents.entries == Array(Self.entries.prefix(1)))
+        #expect(contents.damage == .checksumMismatch(offset: good.count))
+    }
+
+    /// Files of format version 2 hold a record per entry.
+    @Test func aFileOfVersion2IsRead() {
+        var bytes = EntryFile.headerVersion2 + RecordLayoutTests.littleEndian(UInt64(7))
+        for entry in Self.entries { bytes += version2Record(entry) }
+        let contents = EntryFile.decode(bytes, keepingLast: 2, keepingFromID: 6)
+        #expect(contents.entries == Array(Self.entries.suffix(2)) && contents.epoch == 7 && contents.damage == nil)
+        #expect(contents.version == 2 && contents.recordCount == 5 && contents.validLength == bytes.count)
     }
 
     /// Files of the first release have no epoch: their entries are of epoch 0.
     @Test func aFileOfTheFirstReleaseIsOfEpochZero() {
         var bytes = EntryFile.headerVersion1
-        for entry in Self.entries { EntryFile.appendRecord(entry, to: &bytes) }
+        for entry in Self.entries { bytes += version2Record(entry) }
         let contents = EntryFile.decode(bytes, keepingLast: 100)
         #expect(contents.entries == Self.entries && contents.epoch == 0 && contents.damage == nil)
-        #expect(contents.preambleLength == 8 && contents.validLength == bytes.count)
+        #expect(contents.preambleLength == 8 && contents.validLength == bytes.count && contents.version == 1)
     }
 }

@@ -173,8 +173,7 @@ struct JournalFileTests {
     /// (the first release folded version 1 journals by appending to them).
     @Test func aVersion1JournalIsRead() throws {
         func entryRecord(_ session: String, _ entry: Entry) -> [UInt8] {
-            var inner: [UInt8] = []
-            EntryFile.appendRecord(entry, to: &inner)
+            let inner = version2Record(entry)
             var record = [UInt8](repeating: 0, count: 8) + [1, UInt8(session.utf8.count)] + Array(session.utf8) + inner
             record.withUnsafeMutableBytes { SealedRecord.seal($0) }
             return record

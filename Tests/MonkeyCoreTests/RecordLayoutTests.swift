@@ -23,30 +23,48 @@ struct RecordLayoutTests {
 
     static let entry = Entry(id: 0x0102_0304_0506_0708, number: 42, text: "qwért", isHit: true)
 
-    static var entryRecord: [UInt8] {
-        framed(littleEndian(entry.id) + littleEndian(entry.number) + [1] + Array(entry.text.utf8))
+    /// An entry as a run of an entries file holds it.
+    static func runEntry(_ entry: Entry) -> [UInt8] {
+        let text = Array(entry.text.utf8)
+        return leb128(entry.id) + leb128(entry.number) + [entry.isHit ? 1 : 0] + leb128(UInt64(text.count)) + text
     }
 
-    @Test func anEntriesFileRecord() {
+    @Test func anEntriesFileRunOfOne() {
         var output: [UInt8] = [9]
         EntryFile.appendRecord(Self.entry, to: &output)
-        #expect(output == [9] + Self.entryRecord)
+        #expect(output == [9] + Self.framed(Self.runEntry(Self.entry)))
     }
 
-    /// The same record written into memory a writer holds (a fold's
-    /// pending records), exactly as long as `recordLength` says.
-    @Test func anEntriesFileRecordWrittenInPlace() {
-        let text = Array(Self.entry.text.utf8)
-        let length = EntryFile.recordLength(textLength: text.count)
-        var memory = [UInt8](repeating: 0xEE, count: length + 2)
-        memory.withUnsafeMutableBytes { destination in
-            text.withUnsafeBytes { text in
-                EntryFile.writeRecord(
-                    id: Self.entry.id, number: Self.entry.number, isHit: true, text: text,
-                    at: destination.baseAddress.unsafelyUnwrapped + 1)
-            }
+    /// Entries are written in runs, one checksum a run, a run ended once
+    /// it holds `EntryFile.runLimit` bytes.
+    @Test func anEntriesFileOfRuns() {
+        let entries = (1...4_000).map {
+            Entry(id: UInt64($0), number: UInt64($0) + 7, text: String(repeating: "x", count: 40), isHit: $0 % 9 == 0)
         }
-        #expect(memory == [0xEE] + Self.entryRecord + [0xEE])
+        var expected = Array("MKYENT".utf8) + [0, 3] + Self.littleEndian(UInt64(5))
+        var run: [UInt8] = []
+        for entry in entries {
+            if run.count >= EntryFile.runLimit {
+                expected += Self.framed(run)
+                run = []
+            }
+            run += Self.runEntry(entry)
+        }
+        expected += Self.framed(run)
+        #expect(expected.count > 2 * EntryFile.runLimit)
+        #expect(EntryFile.encode(entries, epoch: 5) == expected)
+        #expect(EntryFile.records(entries) == Array(expected[EntryFile.preambleLength...]))
+    }
+
+    /// A file of format version 2 (one record per entry) is still read.
+    @Test func anEntriesFileOfVersion2() {
+        let record = Self.framed(
+            Self.littleEndian(Self.entry.id) + Self.littleEndian(Self.entry.number) + [1] + Array(Self.entry.text.utf8))
+        let file = Array("MKYENT".utf8) + [0, 2] + Self.littleEndian(UInt64(4)) + record + record
+        let contents = EntryFile.decode(file, keepingLast: 10)
+        #expect(contents.version == 2 && contents.epoch == 4)
+        // The second record repeats the first's id: out of order, cut there.
+        #expect(contents.entries == [Self.entry] && contents.damage == .outOfOrder(offset: 16 + record.count))
     }
 
     /// Unsigned LEB128, written here independently of `VarInt`.
@@ -77,7 +95,7 @@ struct RecordLayoutTests {
     }
 
     @Test func anEntriesFilePreamble() {
-        #expect(EntryFile.preamble(epoch: 0x0102) == Array("MKYENT".utf8) + [0, 2] + Self.littleEndian(UInt64(0x0102)))
+        #expect(EntryFile.preamble(epoch: 0x0102) == Array("MKYENT".utf8) + [0, 3] + Self.littleEndian(UInt64(0x0102)))
     }
 
     /// A text as a control record holds it: its length in bytes, then UTF-8.
@@ -111,13 +129,10 @@ struct RecordLayoutTests {
                 + Self.littleEndian(UInt64(3)))
     }
 
-    @Test func aLongTextIsOneRecordToo() {
-        let entry = Entry(id: 1, number: 1, text: String(repeating: "é", count: 10_000), isHit: false)
+    @Test func aLongTextIsOneRunToo() {
+        let entry = Entry(id: 1, number: 1, text: String(repeating: "é", count: 100_000), isHit: false)
         var output: [UInt8] = []
         EntryFile.appendRecord(entry, to: &output)
-        #expect(
-            output
-                == Self.framed(
-                    Self.littleEndian(UInt64(1)) + Self.littleEndian(UInt64(1)) + [0] + Array(entry.text.utf8)))
+        #expect(output == Self.framed(Self.runEntry(entry)))
     }
 }

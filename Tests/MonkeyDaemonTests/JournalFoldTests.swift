@@ -77,6 +77,22 @@ struct JournalFoldTests {
         return files
     }
 
+    /// What a session's file holds, read back.
+    struct Held: Equatable {
+        let epoch: UInt64
+        let entries: [Entry]
+        let damage: EntryFileContents.Damage?
+    }
+
+    /// What each session's file holds: a fold in pieces ends its runs at
+    /// other places than a whole fold, and must hold the same entries.
+    func held(by writer: FileWriter) throws -> [String: Held] {
+        try files(of: writer).mapValues {
+            let contents = EntryFile.decode($0, keepingLast: .max)
+            return Held(epoch: contents.epoch, entries: contents.entries, damage: contents.damage)
+        }
+    }
+
     /// Folds the same journal whole and in pieces, `times` times each (a
     /// crash before the journal is removed folds it again); returns the
     /// writers and the last fold in pieces.
@@ -99,11 +115,12 @@ struct JournalFoldTests {
 
     @Test func aFoldInPiecesWritesWhatAWholeFoldWrites() throws {
         let (wholeWriter, piecesWriter, fold) = try foldBothWays(times: 1)
-        #expect(try files(of: piecesWriter) == files(of: wholeWriter))
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
+        let written = try files(of: piecesWriter)
         for name in ["a", "b", "c"] {
             let files = try #require(piecesWriter.sessions[try Self.name(name)])
             let expected = try #require(wholeWriter.sessions[try Self.name(name)])
-            #expect(files.isCurrent && files.lastID == expected.lastID && files.end.length == expected.end.length)
+            #expect(files.isCurrent && files.lastID == expected.lastID && files.end.length == written[name]?.count)
         }
         #expect(piecesWriter.sessions[try Self.name("c")]?.lastID == 1_999)
         // Bounded: a chunk, or the longest record, and the records
@@ -119,7 +136,7 @@ struct JournalFoldTests {
         #expect(try Self.journal(grouped: true) != Self.journal())
         let (wholeWriter, piecesWriter, _) = try foldBothWays(times: 1, grouped: true)
         let files = try files(of: piecesWriter)
-        #expect(files == (try self.files(of: wholeWriter)))
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
         let a = EntryFile.decode(files["a"] ?? [], keepingLast: .max)
         #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
         #expect(piecesWriter.sessions[try Self.name("c")]?.lastID == 1_999)
@@ -155,7 +172,7 @@ struct JournalFoldTests {
     @Test func aFoldDoneTwiceDoesWhatAWholeFoldDoes() throws {
         let (wholeWriter, piecesWriter, _) = try foldBothWays(times: 2)
         let files = try files(of: piecesWriter)
-        #expect(files == (try self.files(of: wholeWriter)))
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
         let a = EntryFile.decode(files["a"] ?? [], keepingLast: .max)
         #expect(a.damage == nil && a.entries.map(\.id) == Array(1...3_000))
     }
@@ -194,7 +211,7 @@ struct JournalFoldTests {
         piecesWriter.sessions = [:]
         var lines: [String] = []
         #expect(piecesWriter.foldJournalBeforeLoading(try Self.state()) { lines.append($1) })
-        #expect(try files(of: piecesWriter) == files(of: wholeWriter))
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
         #expect(!FileManager.default.fileExists(atPath: piecesWriter.journalPath))
         #expect(piecesWriter.sessions.isEmpty)
         // a: 4...3000, b: 1...3000 of epoch 2, c: 1...1999.
@@ -222,14 +239,52 @@ struct JournalFoldTests {
     /// fold keeps between rounds stays within its sessions' first capacities.
     @Test func recordsKeepTheirMemoryBetweenRoundsUpToTheirFirstCapacity() {
         var records = JournalFold.PendingRecords()
-        let first = records.room(for: 100, firstCapacity: 4_096)
-        records.removeAll(keepingUpTo: 4_096)
-        #expect(records.isEmpty && records.capacity == 4_096)
-        #expect(records.room(for: 100, firstCapacity: 4_096) == first)
-        _ = records.room(for: 8_000, firstCapacity: 4_096)
-        #expect(records.count == 8_100 && records.capacity > 4_096)
-        records.removeAll(keepingUpTo: 4_096)
-        #expect(records.isEmpty && records.capacity == 0)
+        [UInt8](repeating: 7, count: 92).withUnsafeBytes { entry in
+            // The first entry opens a run: its header comes first.
+            #expect(records.append(entry, firstCapacity: 4_096) == 100)
+            records.seal()
+            let first = records.bytes.baseAddress
+            records.removeAll(keepingUpTo: 4_096)
+            #expect(records.isEmpty && records.capacity == 4_096)
+            _ = records.append(entry, firstCapacity: 4_096)
+            records.seal()
+            #expect(records.bytes.baseAddress == first)
+            // Sealed, the run is closed: the next entry opens another.
+            #expect(records.append(entry, firstCapacity: 4_096) == 100)
+            for _ in 0..<80 { #expect(records.append(entry, firstCapacity: 4_096) == 92) }
+            #expect(records.count == 2 * 100 + 80 * 92 && records.capacity > 4_096)
+            records.removeAll(keepingUpTo: 4_096)
+            #expect(records.isEmpty && records.capacity == 0)
+        }
+        records.free()
+    }
+
+    /// The entries a fold copies from the journal become runs of an entries
+    /// file as `EntryFile.decode` reads them, a run sealed each time it
+    /// fills (`EntryFile.runLimit`) and when the records are appended.
+    @Test func recordsAreRunsOfTheEntriesAsAFileHoldsThem() {
+        let entries = (1...5_000).map {
+            Entry(id: UInt64($0) * 2, number: UInt64($0), text: "entry \($0)", isHit: $0 % 7 == 0)
+        }
+        var records = JournalFold.PendingRecords()
+        var added = 0
+        for entry in entries {
+            // An entry's bytes in a run: a run of one without its header.
+            let run = EntryFile.records(CollectionOfOne(entry))
+            run.withUnsafeBytes {
+                added += records.append(
+                    UnsafeRawBufferPointer(rebasing: $0[EntryFile.runHeaderLength...]), firstCapacity: 256)
+            }
+        }
+        records.seal()
+        #expect(added == records.count)
+        let file = EntryFile.preamble(epoch: 3) + Array(records.bytes)
+        let contents = EntryFile.decode(file, keepingLast: .max)
+        #expect(contents.damage == nil && contents.entries == entries && contents.validLength == file.count)
+        // More than one run: the file is cut whole run by whole run.
+        let cut = EntryFile.decode(Array(file[..<(file.count - 1)]), keepingLast: .max)
+        #expect(cut.entries.count > 0 && cut.entries.count < entries.count)
+        #expect(cut.entries == Array(entries.prefix(cut.entries.count)))
         records.free()
     }
 

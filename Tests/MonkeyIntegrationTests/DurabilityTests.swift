@@ -80,13 +80,17 @@ struct DurabilityTests {
         #expect((afterClear.first?.id ?? 0) > 20, "the cleared session had used more than 20 ids")
     }
 
-    /// Writes entries, stops cleanly, and returns the entries file's bytes.
+    /// Writes entries, stops cleanly, and returns the entries file's bytes:
+    /// typed in two starts, so that two folds wrote the file, a run each.
     func preparedState(_ state: TemporaryDirectory, session: String = "s") throws -> [UInt8] {
-        let daemon = try DaemonProcess(stateDirectory: state.path)
-        _ = try daemon.request("START \(session) monkeys=5 interval=1ms")
-        #expect(try eventually { try Self.log(daemon, session).count >= 20 })
-        _ = try daemon.request("STOP \(session)")
-        #expect(try daemon.stop() == 0)
+        for _ in 0..<2 {
+            let daemon = try DaemonProcess(stateDirectory: state.path)
+            let before = try Self.log(daemon, session).count
+            _ = try daemon.request("START \(session) monkeys=5 interval=1ms")
+            #expect(try eventually { try Self.log(daemon, session).count >= before + 20 })
+            _ = try daemon.request("STOP \(session)")
+            #expect(try daemon.stop() == 0)
+        }
         return try #require(try? [UInt8](Data(contentsOf: URL(fileURLWithPath: entriesPath(state, session)))))
     }
 
@@ -94,22 +98,37 @@ struct DurabilityTests {
         "\(state.path)/sessions/\(session).entries"
     }
 
-    /// Record length with 5 monkeys: 8 header bytes, 17 fixed, 5 of text.
-    static let recordLength = 30
+    /// Where each run of an entries file ends, from the layout monkeyd(8)
+    /// documents: after the preamble, each run's body length (u32) and
+    /// checksum, then the body.
+    static func runEnds(_ bytes: [UInt8]) -> [Int] {
+        var ends: [Int] = []
+        var offset = EntryFile.preambleLength
+        while offset + 8 <= bytes.count {
+            offset += 8 + bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            ends.append(offset)
+        }
+        return ends
+    }
 
-    @Test(arguments: [1, 7, 8, 9, 24, 29, 30, 31, 59])
+    /// Cut anywhere, the file keeps its whole runs: the entries of a run
+    /// cut short are lost, the others load, and the cut is made on disk.
+    @Test(arguments: [1, 7, 8, 9, 24, 29, 30, 31, 59, -1])
     func aTruncatedEntriesFileIsCutAndLoads(cut: Int) throws {
         let state = TemporaryDirectory()
         let bytes = try preparedState(state)
-        let complete = (bytes.count - EntryFile.preambleLength) / Self.recordLength
-        try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: entriesPath(state, "s")))
+        let ends = Self.runEnds(bytes)
+        #expect(ends.count == 2 && ends.last == bytes.count, "two folds, a run each")
+        // -1: exactly the last run, a cut no start-up can tell from a clean end.
+        let kept = cut == -1 ? ends[0] : bytes.count - cut
+        try Data(bytes.prefix(kept)).write(to: URL(fileURLWithPath: entriesPath(state, "s")))
         let daemon = try DaemonProcess(stateDirectory: state.path)
-        let lost = (cut + Self.recordLength - 1) / Self.recordLength
+        let whole = EntryFile.decode(bytes, keepingLast: .max).entries.map(\.id)
+        let firstRun = EntryFile.decode(Array(bytes.prefix(ends[0])), keepingLast: .max).entries.count
         let entries = try Self.log(daemon, "s")
-        #expect(entries.count == complete - lost)
-        #expect(entries.map(\.id) == Array(1...UInt64(complete - lost)))
-        let torn = cut % Self.recordLength != 0
-        #expect(daemon.startupLog.contains("cut the file there") == torn)
+        #expect(firstRun >= 20 && whole.count >= firstRun + 20)
+        #expect(entries.map(\.id) == Array(whole.prefix(firstRun)))
+        #expect(daemon.startupLog.contains("cut the file there") == (cut != -1))
         // The cut is made on disk: the next start finds nothing to cut.
         #expect(try daemon.stop() == 0)
         let again = try DaemonProcess(stateDirectory: state.path)
@@ -117,14 +136,15 @@ struct DurabilityTests {
         #expect(!again.startupLog.contains("cut the file there"))
     }
 
-    @Test func aFlippedByteCutsFromItsRecordOn() throws {
+    @Test func aFlippedByteCutsFromItsRunOn() throws {
         let state = TemporaryDirectory()
         var bytes = try preparedState(state)
-        let complete = (bytes.count - EntryFile.preambleLength) / Self.recordLength
-        bytes[bytes.count - 2 * Self.recordLength + 20] ^= 0x04
+        let ends = Self.runEnds(bytes)
+        let firstRun = EntryFile.decode(Array(bytes.prefix(ends[0])), keepingLast: .max).entries.count
+        bytes[bytes.count - 20] ^= 0x04
         try Data(bytes).write(to: URL(fileURLWithPath: entriesPath(state, "s")))
         let daemon = try DaemonProcess(stateDirectory: state.path)
-        #expect(try Self.log(daemon, "s").count == complete - 2)
+        #expect(try Self.log(daemon, "s").count == firstRun)
         #expect(daemon.startupLog.contains("does not match its checksum"))
         _ = try daemon.request("START s")
         let entries = try Self.log(daemon, "s")

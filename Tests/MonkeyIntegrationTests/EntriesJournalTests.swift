@@ -35,6 +35,16 @@ struct EntriesJournalTests {
     static func journalPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/journal" }
     static func entriesPath(_ state: TemporaryDirectory) -> String { "\(state.path)/sessions/s.entries" }
 
+    /// The entries session "s"'s file holds, none of them damaged.
+    static func fileEntries(_ state: TemporaryDirectory) -> [DurabilityTests.LoggedEntry]? {
+        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: entriesPath(state)))) else { return nil }
+        let contents = EntryFile.decode(bytes, keepingLast: .max)
+        guard contents.damage == nil else { return nil }
+        return contents.entries.map {
+            DurabilityTests.LoggedEntry(id: $0.id, number: $0.number, text: $0.text, isHit: $0.isHit)
+        }
+    }
+
     /// A daemon killed with -9 after session "s" typed at least 20
     /// entries, all of them synced to the journal and none folded yet.
     static func killedWithAFullJournal(_ state: TemporaryDirectory) throws -> [DurabilityTests.LoggedEntry] {
@@ -73,9 +83,7 @@ struct EntriesJournalTests {
         #expect(try DurabilityTests.log(again, "s") == entries)
         #expect(again.startupLog.contains("folded \(entries.count) entries of 1 sessions from the entries journal"))
         // Folded at start: the entries file holds them and the journal is gone.
-        #expect(
-            Self.size(Self.entriesPath(state)) == EntryFile.preambleLength + DurabilityTests.recordLength
-                * entries.count)
+        #expect(Self.fileEntries(state) == entries)
         #expect(Self.size(Self.journalPath(state)) == nil)
     }
 
@@ -101,6 +109,60 @@ struct EntriesJournalTests {
         #expect(next.id > entries.last?.id ?? 0)
     }
 
+    /// The entries file as the second release wrote it (format version 2,
+    /// a record per entry), holding `entries` of `epoch`.
+    static func secondReleaseFile(_ entries: [Entry], epoch: UInt64) -> [UInt8] {
+        var bytes = Array("MKYENT".utf8) + [0, 2]
+        withUnsafeBytes(of: epoch.littleEndian) { bytes += $0 }
+        for entry in entries {
+            var body: [UInt8] = []
+            withUnsafeBytes(of: entry.id.littleEndian) { body += $0 }
+            withUnsafeBytes(of: entry.number.littleEndian) { body += $0 }
+            body += [entry.isHit ? 1 : 0] + Array(entry.text.utf8)
+            let length = withUnsafeBytes(of: UInt32(body.count).littleEndian) { Array($0) }
+            let crc = CRC32C.checksum(body, continuing: CRC32C.checksum(length))
+            bytes += length + withUnsafeBytes(of: crc.littleEndian) { Array($0) } + body
+        }
+        return bytes
+    }
+
+    /// An entries file of the second release, with a journal of entries
+    /// it does not hold (a crash): the first start writes the file afresh
+    /// in this release's format, holding them all, and the next reads it
+    /// as it is.
+    @Test func anEntriesFileOfTheSecondReleaseIsWrittenAfresh() throws {
+        let state = TemporaryDirectory()
+        let folded = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try folded.request("START s monkeys=5 interval=1ms")
+        #expect(try eventually { try DurabilityTests.log(folded, "s").count >= 20 })
+        _ = try folded.request("STOP s")
+        #expect(try folded.stop() == 0)
+        let current = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.entriesPath(state))))
+        let contents = EntryFile.decode(current, keepingLast: .max)
+        #expect(contents.damage == nil && contents.entries.count >= 20)
+        try Data(Self.secondReleaseFile(contents.entries, epoch: contents.epoch)).write(
+            to: URL(fileURLWithPath: Self.entriesPath(state)))
+        let crashed = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+        _ = try crashed.request("START s")
+        #expect(try eventually { try DurabilityTests.log(crashed, "s").count >= contents.entries.count + 20 })
+        _ = try crashed.request("STOP s")
+        let entries = try DurabilityTests.log(crashed, "s")
+        #expect(
+            eventually { Self.journaled(Self.journalPath(state)) == Array(entries.dropFirst(contents.entries.count)) })
+        try crashed.stop(signal: SIGKILL)
+
+        for round in 0..<2 {
+            let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
+            #expect(try DurabilityTests.log(again, "s") == entries, "round \(round)")
+            // Nothing was damaged: nothing is cut or left behind.
+            #expect(!again.startupLog.contains("cut") && !again.startupLog.contains("kept the"), "round \(round)")
+            #expect(try again.stop() == 0)
+            let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.entriesPath(state))))
+            #expect(file.prefix(8).elementsEqual(EntryFile.header), "round \(round)")
+            #expect(Self.fileEntries(state) == entries, "round \(round)")
+        }
+    }
+
     @Test func aCleanStopFoldsTheJournalIntoTheEntriesFiles() throws {
         let state = TemporaryDirectory()
         let daemon = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
@@ -110,9 +172,7 @@ struct EntriesJournalTests {
         let entries = try DurabilityTests.log(daemon, "s")
         #expect(try daemon.stop() == 0)
         #expect(Self.size(Self.journalPath(state)) == nil)
-        #expect(
-            Self.size(Self.entriesPath(state)) == EntryFile.preambleLength + DurabilityTests.recordLength
-                * entries.count)
+        #expect(Self.fileEntries(state) == entries)
         let again = try DaemonProcess(configuration: Self.quickSync, stateDirectory: state.path)
         #expect(try DurabilityTests.log(again, "s") == entries)
         #expect(!again.startupLog.contains("entries journal"))

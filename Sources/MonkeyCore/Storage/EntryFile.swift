@@ -1,16 +1,25 @@
 /// The format of a session's entries file: an 8-byte header and the epoch
 /// of the entries it holds (a little-endian u64; see `Session.epoch`), then
-/// one checksummed record per entry, appended in typing order. Files of
-/// format version 1 (the first release) have no epoch: their entries are
-/// of epoch 0.
+/// sealed records (`SealedRecord`: `length`, u32, and `crc`, u32, CRC-32C
+/// of the length bytes and the body), appended in typing order. The file
+/// holds one epoch: after a CLEAR the next fold starts it afresh.
 ///
-/// A record is `length` (u32), `crc` (u32, CRC-32C of the length bytes and
-/// the payload), then the payload: `id` (u64), `number` (u64), `flags` (u8,
-/// bit 0 = hit) and the text in UTF-8. All integers are little-endian. The
-/// file holds one epoch: after a CLEAR the next fold starts it afresh.
+/// From format version 3 on, a record's body is a run of entries, each as
+/// the journal holds it after the session's name and epoch (`JournalFile`):
+/// `id`, `number` (`VarInt`s), `flags` (u8, bit 0 = hit), the text's length
+/// in bytes (a `VarInt`) and the text in UTF-8. One checksum covers the
+/// run, so that a fold copies each entry's bytes from the journal as they
+/// lie, and an entry of five letters takes about 13 bytes instead of 30. A
+/// run is taken whole or not at all.
+///
+/// Versions 1 and 2 (read, then written afresh in version 3 at start-up)
+/// hold one record per entry: `id` (u64), `number` (u64), `flags` (u8) and
+/// the text; version 1 has no epoch, its entries are of epoch 0. All
+/// fixed-size integers are little-endian.
 public enum EntryFile {
     /// "MKYENT", a zero and the format version.
-    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x02]
+    public static let header: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x03]
+    public static let headerVersion2: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x02]
     public static let headerVersion1: [UInt8] = [0x4D, 0x4B, 0x59, 0x45, 0x4E, 0x54, 0x00, 0x01]
     /// The header and the epoch.
     public static let preambleLength = 16
@@ -21,61 +30,48 @@ public enum EntryFile {
         output.appendFixed64(epoch)
         return output
     }
-    static let recordHeaderLength = 8
-    static let fixedPayloadLength = 17
-    /// No text is longer than 1,000,000 monkeys of 4-byte characters; a
-    /// longer length field is damage, not a record.
-    public static let maximumPayloadLength = fixedPayloadLength + 4_000_000
 
-    /// Appends the record of one entry.
+    /// The length and the checksum before a run.
+    public static let runHeaderLength = SealedRecord.headerLength
+    /// A run is ended once its body holds this many bytes, so that damage
+    /// costs at most a run and a run's checksum stays quick to compute.
+    public static let runLimit = 64 << 10
+    /// No text is longer than 1,000,000 monkeys of 4-byte characters.
+    public static let maximumTextLength = 4_000_000
+    /// The longest entry in a run: two 10-byte `VarInt`s, flags, a 5-byte
+    /// `VarInt` length and the longest text.
+    static let maximumEntryLength = 10 + 10 + 1 + 5 + maximumTextLength
+    /// No run is longer; a longer length field is damage, not a record.
+    static let maximumRunLength = runLimit + maximumEntryLength
+
+    /// The bytes of one entry in a run.
+    static func entryLength(id: UInt64, number: UInt64, textLength: Int) -> Int {
+        VarInt.length(of: id) + VarInt.length(of: number) + 1 + VarInt.length(of: UInt64(textLength)) + textLength
+    }
+
+    /// Writes one entry at `offset` of `output`, returning the offset past it.
+    static func writeEntry(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer, at offset: Int
+    ) -> Int {
+        var offset = VarInt.store(id, in: output, at: offset)
+        offset = VarInt.store(number, in: output, at: offset)
+        output[offset] = isHit ? 1 : 0
+        offset = VarInt.store(UInt64(text.count), in: output, at: offset + 1)
+        UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + text.count)]).copyMemory(from: text)
+        return offset + text.count
+    }
+
+    /// Fills in the length and the checksum of `run`, a run's header and
+    /// its entries: for a writer that puts entries in runs in memory of
+    /// its own (a fold).
+    public static func seal(run: UnsafeMutableRawBufferPointer) {
+        SealedRecord.seal(run)
+    }
+
+    /// Appends a run of the one entry.
     public static func appendRecord(_ entry: Entry, to output: inout [UInt8]) {
-        entry.text.withUTF8Bytes { text in
-            appendRecord(
-                id: entry.id, number: entry.number, isHit: entry.isHit, text: UnsafeRawBufferPointer(text), to: &output)
-        }
-    }
-
-    /// Appends the record of an entry whose text is the UTF-8 bytes `text`.
-    public static func appendRecord(
-        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer, to output: inout [UInt8]
-    ) {
-        // Written in scratch room and copied once: growing the array by
-        // zeros to fill in place took a fifth of a fold of the journal.
-        withUnsafeTemporaryAllocation(byteCount: recordLength(textLength: text.count), alignment: 8) { record in
-            writeRecord(
-                id: id, number: number, isHit: isHit, text: text.assumingMemoryBound(to: UInt8.self), into: record)
-            output.append(contentsOf: UnsafeRawBufferPointer(record))
-        }
-    }
-
-    /// Writes the record of an entry whose text is the UTF-8 bytes `text`
-    /// at `destination`, which has room for `recordLength(textLength:)`
-    /// bytes: for a writer that keeps its records in memory of its own.
-    public static func writeRecord(
-        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer, at destination: UnsafeMutableRawPointer
-    ) {
-        writeRecord(
-            id: id, number: number, isHit: isHit, text: text.assumingMemoryBound(to: UInt8.self),
-            into: UnsafeMutableRawBufferPointer(start: destination, count: recordLength(textLength: text.count)))
-    }
-
-    /// The length of the record of an entry whose text is `textLength` bytes of UTF-8.
-    public static func recordLength(textLength: Int) -> Int {
-        recordHeaderLength + fixedPayloadLength + textLength
-    }
-
-    /// Writes the record of an entry into `record`, which is exactly
-    /// `recordLength(textLength: text.count)` bytes.
-    static func writeRecord(
-        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>,
-        into record: UnsafeMutableRawBufferPointer
-    ) {
-        let textStart = recordHeaderLength + fixedPayloadLength
-        record.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
-        record.storeBytes(of: number.littleEndian, toByteOffset: 16, as: UInt64.self)
-        record[24] = isHit ? 1 : 0
-        UnsafeMutableRawBufferPointer(rebasing: record[textStart...]).copyMemory(from: UnsafeRawBufferPointer(text))
-        SealedRecord.seal(record)
+        output += records(CollectionOfOne(entry))
     }
 
     /// A whole file holding `entries` of `epoch`.
@@ -83,31 +79,51 @@ public enum EntryFile {
         encode(entries, after: preamble(epoch: epoch))
     }
 
-    /// The records of `entries`, without a preamble, to append to a file.
+    /// The runs of `entries`, without a preamble, to append to a file.
     public static func records<Entries: Collection<Entry>>(_ entries: Entries) -> [UInt8] {
         encode(entries, after: [])
     }
 
-    /// `start`, then the records of `entries`: sized first and written in
-    /// place. Grown record by record, a file of megabytes (a flat-out
+    /// `start`, then the runs of `entries`: sized first and written in
+    /// place. Grown entry by entry, a file of megabytes (a flat-out
     /// session's retained log, at every sync) was copied at each doubling
     /// and faulted in fresh pages each time, on the storage thread.
     private static func encode<Entries: Collection<Entry>>(_ entries: Entries, after start: [UInt8]) -> [UInt8] {
-        let size = entries.reduce(start.count) { $0 + recordLength(textLength: $1.text.utf8.count) }
+        var size = start.count
+        var runBody = 0
+        for entry in entries {
+            if runBody == 0 || runBody >= runLimit {
+                size += runHeaderLength
+                runBody = 0
+            }
+            let length = entryLength(id: entry.id, number: entry.number, textLength: entry.text.utf8.count)
+            size += length
+            runBody += length
+        }
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             let output = UnsafeMutableRawBufferPointer(buffer)
             start.withUnsafeBytes { output.copyMemory(from: $0) }
             var offset = start.count
+            var runStart: Int?
             for entry in entries {
+                if let open = runStart, offset - open - runHeaderLength >= runLimit {
+                    seal(run: UnsafeMutableRawBufferPointer(rebasing: output[open..<offset]))
+                    runStart = nil
+                }
+                if runStart == nil {
+                    runStart = offset
+                    offset += runHeaderLength
+                }
                 entry.text.withUTF8Bytes { text in
-                    let end = offset + recordLength(textLength: text.count)
-                    precondition(end <= size, "a text's UTF-8 is as long as its count said")
-                    writeRecord(
-                        id: entry.id, number: entry.number, isHit: entry.isHit, text: text,
-                        into: UnsafeMutableRawBufferPointer(rebasing: output[offset..<end]))
-                    offset = end
+                    precondition(
+                        offset + entryLength(id: entry.id, number: entry.number, textLength: text.count) <= size,
+                        "a text's UTF-8 is as long as its count said")
+                    offset = writeEntry(
+                        id: entry.id, number: entry.number, isHit: entry.isHit, text: UnsafeRawBufferPointer(text),
+                        into: output, at: offset)
                 }
             }
+            if let open = runStart { seal(run: UnsafeMutableRawBufferPointer(rebasing: output[open..<offset])) }
             count = offset
         }
     }
@@ -127,6 +143,8 @@ public struct EntryFileContents: Sendable, Equatable {
     public var epoch: UInt64 = 0
     /// Bytes before the first record: the header, and the epoch from version 2 on.
     public var preambleLength = EntryFile.preambleLength
+    /// The format version the file was written in (see `EntryFile`).
+    public var version: UInt8 = 3
     /// Why the rest of the file was not read, if there is a rest.
     public var damage: Damage?
 
@@ -166,20 +184,22 @@ extension EntryFileContents.Damage {
 }
 
 extension EntryFile {
-    /// Reads an entries file, stopping at the first record that is torn,
-    /// corrupt or out of order (ids and numbers must increase). Keeps the
-    /// last `keepingLast` entries, and also every entry whose id is at least
-    /// `keepingFromID` (those typed after the state file was written).
+    /// Reads an entries file of any format version, stopping at the first
+    /// record that is torn, corrupt or out of order (ids and numbers must
+    /// increase). Keeps the last `keepingLast` entries, and also every
+    /// entry whose id is at least `keepingFromID` (those typed after the
+    /// state file was written).
     public static func decode(_ bytes: UnsafeRawBufferPointer, keepingLast: Int, keepingFromID: UInt64 = .max)
         -> EntryFileContents
     {
         var contents = EntryFileContents()
-        let isVersion1 = bytes.count >= header.count && bytes[header.count - 1] == headerVersion1.last
-        guard
-            EntryFileContents.Damage.checkHeader(
-                isVersion1 ? headerVersion1 : header, of: bytes, damage: &contents.damage)
-        else { return contents }
-        if isVersion1 {
+        let versionByte = bytes.count >= header.count ? bytes[header.count - 1] : header[header.count - 1]
+        let expected = [headerVersion1, headerVersion2, header].first { $0.last == versionByte } ?? header
+        guard EntryFileContents.Damage.checkHeader(expected, of: bytes, damage: &contents.damage) else {
+            return contents
+        }
+        contents.version = versionByte
+        if versionByte == 1 {
             contents.preambleLength = headerVersion1.count
         } else {
             guard bytes.count >= preambleLength else {
@@ -188,33 +208,157 @@ extension EntryFile {
             }
             contents.epoch = integer(UInt64.self, bytes, at: header.count)
         }
-        var offset = contents.preambleLength
+        // Where each good entry starts, in order.
+        let starts =
+            versionByte >= 3
+            ? readRuns(
+                bytes, from: contents.preambleLength, damage: &contents.damage, validLength: &contents.validLength)
+            : readVersion2Records(
+                bytes, from: contents.preambleLength, damage: &contents.damage, validLength: &contents.validLength)
+        contents.recordCount = starts.count
+        var first = max(0, starts.count - keepingLast)
+        if versionByte >= 3 {
+            while first > 0 && runEntry(bytes, at: starts[first - 1]).id >= keepingFromID { first -= 1 }
+            contents.entries.reserveCapacity(starts.count - first)
+            for start in starts[first...] { contents.entries.append(runEntry(bytes, at: start)) }
+        } else {
+            while first > 0 && version2Entry(bytes, at: starts[first - 1]).id >= keepingFromID { first -= 1 }
+            contents.entries.reserveCapacity(starts.count - first)
+            for start in starts[first...] { contents.entries.append(version2Entry(bytes, at: start)) }
+        }
+        return contents
+    }
+
+    public static func decode(_ bytes: [UInt8], keepingLast: Int, keepingFromID: UInt64 = .max) -> EntryFileContents {
+        bytes.withUnsafeBytes { decode($0, keepingLast: keepingLast, keepingFromID: keepingFromID) }
+    }
+
+    /// The good runs from `offset` on: where each of their entries starts.
+    /// A run is taken whole or not at all.
+    private static func readRuns(
+        _ bytes: UnsafeRawBufferPointer, from offset: Int, damage: inout EntryFileContents.Damage?,
+        validLength: inout Int
+    ) -> [Int] {
+        var starts: [Int] = []
+        var offset = offset
+        var lastID: UInt64 = 0
+        var lastNumber: UInt64 = 0
+        runs: while offset < bytes.count {
+            let body: UnsafeRawBufferPointer
+            let end: Int
+            switch SealedRecord.body(in: bytes, at: offset, maximumLength: maximumRunLength) {
+            case .failure(let found):
+                damage = found
+                break runs
+            case .success(let record): (body, end) = record
+            }
+            let bodyStart = end - body.count
+            let before = (starts.count, lastID, lastNumber)
+            var position = 0
+            while position < body.count {
+                guard let entry = RunEntry(body, at: position) else {
+                    damage = .checksumMismatch(offset: offset)
+                    break
+                }
+                guard entry.id > lastID && entry.number > lastNumber else {
+                    damage = .outOfOrder(offset: offset)
+                    break
+                }
+                starts.append(bodyStart + position)
+                (lastID, lastNumber) = (entry.id, entry.number)
+                position = entry.end
+            }
+            if damage != nil {
+                starts.removeSubrange(before.0...)
+                (lastID, lastNumber) = (before.1, before.2)
+                break
+            }
+            offset = end
+        }
+        validLength = damage == nil ? bytes.count : offset
+        return starts
+    }
+
+    /// The entry of a good run that starts at `offset` of `bytes`.
+    private static func runEntry(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Entry {
+        guard let entry = RunEntry(bytes, at: offset) else { preconditionFailure("a good run's entry reads again") }
+        return Entry(
+            id: entry.id, number: entry.number,
+            text: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[entry.text]), as: UTF8.self),
+            isHit: entry.isHit)
+    }
+
+    /// One entry of a run, read in place.
+    struct RunEntry {
+        let id: UInt64
+        let number: UInt64
+        let isHit: Bool
+        let text: Range<Int>
+        /// The offset just past it.
+        let end: Int
+
+        /// Reads the entry at `offset`; nil if it does not fit in `bytes` or is malformed.
+        init?(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+            var position = offset
+            guard let id = VarInt.load(from: bytes, at: &position),
+                let number = VarInt.load(from: bytes, at: &position),
+                position < bytes.count, bytes[position] <= 1
+            else { return nil }
+            isHit = bytes[position] == 1
+            position += 1
+            guard let length = VarInt.load(from: bytes, at: &position), length <= UInt64(bytes.count - position) else {
+                return nil
+            }
+            self.id = id
+            self.number = number
+            text = position..<(position + Int(length))
+            end = text.upperBound
+        }
+    }
+
+    // MARK: Versions 1 and 2: a record per entry
+
+    static let recordHeaderLength = 8
+    static let fixedPayloadLength = 17
+    static let maximumPayloadLength = fixedPayloadLength + maximumTextLength
+
+    /// The length of a version 2 record of an entry whose text is `textLength` bytes of UTF-8.
+    static func recordLength(textLength: Int) -> Int {
+        recordHeaderLength + fixedPayloadLength + textLength
+    }
+
+    /// The good records of a file of version 1 or 2 from `offset` on: where each starts.
+    private static func readVersion2Records(
+        _ bytes: UnsafeRawBufferPointer, from offset: Int, damage: inout EntryFileContents.Damage?,
+        validLength: inout Int
+    ) -> [Int] {
+        var offset = offset
         var offsets: [Int] = []
         var lastID: UInt64 = 0
         var lastNumber: UInt64 = 0
         while offset < bytes.count {
             guard bytes.count - offset >= recordHeaderLength + fixedPayloadLength else {
-                contents.damage = .truncatedRecord(offset: offset)
+                damage = .truncatedRecord(offset: offset)
                 break
             }
             let length = Int(integer(UInt32.self, bytes, at: offset))
             guard length >= fixedPayloadLength && length <= maximumPayloadLength else {
-                contents.damage = .badLength(offset: offset)
+                damage = .badLength(offset: offset)
                 break
             }
             guard bytes.count - offset - recordHeaderLength >= length else {
-                contents.damage = .truncatedRecord(offset: offset)
+                damage = .truncatedRecord(offset: offset)
                 break
             }
             let payloadStart = offset + recordHeaderLength
             guard SealedRecord.isIntact(bytes, at: offset, bodyLength: length) else {
-                contents.damage = .checksumMismatch(offset: offset)
+                damage = .checksumMismatch(offset: offset)
                 break
             }
             let id = integer(UInt64.self, bytes, at: payloadStart)
             let number = integer(UInt64.self, bytes, at: payloadStart + 8)
             guard id > lastID && number > lastNumber && bytes[payloadStart + 16] <= 1 else {
-                contents.damage = .outOfOrder(offset: offset)
+                damage = .outOfOrder(offset: offset)
                 break
             }
             lastID = id
@@ -222,31 +366,22 @@ extension EntryFile {
             offsets.append(offset)
             offset = payloadStart + length
         }
-        contents.recordCount = offsets.count
-        contents.validLength = contents.damage == nil ? bytes.count : offset
-        var first = max(0, offsets.count - keepingLast)
-        while first > 0 && integer(UInt64.self, bytes, at: offsets[first - 1] + recordHeaderLength) >= keepingFromID {
-            first -= 1
-        }
-        contents.entries.reserveCapacity(offsets.count - first)
-        for recordOffset in offsets[first...] {
-            let length = Int(integer(UInt32.self, bytes, at: recordOffset))
-            let payloadStart = recordOffset + recordHeaderLength
-            let text = String(
-                decoding: UnsafeRawBufferPointer(
-                    rebasing: bytes[(payloadStart + fixedPayloadLength)..<(payloadStart + length)]),
-                as: UTF8.self)
-            contents.entries.append(
-                Entry(
-                    id: integer(UInt64.self, bytes, at: payloadStart),
-                    number: integer(UInt64.self, bytes, at: payloadStart + 8), text: text,
-                    isHit: bytes[payloadStart + 16] == 1))
-        }
-        return contents
+        validLength = damage == nil ? bytes.count : offset
+        return offsets
     }
 
-    public static func decode(_ bytes: [UInt8], keepingLast: Int, keepingFromID: UInt64 = .max) -> EntryFileContents {
-        bytes.withUnsafeBytes { decode($0, keepingLast: keepingLast, keepingFromID: keepingFromID) }
+    /// The entry of the good version 2 record at `offset`.
+    private static func version2Entry(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Entry {
+        let length = Int(integer(UInt32.self, bytes, at: offset))
+        let payloadStart = offset + recordHeaderLength
+        let text = String(
+            decoding: UnsafeRawBufferPointer(
+                rebasing: bytes[(payloadStart + fixedPayloadLength)..<(payloadStart + length)]),
+            as: UTF8.self)
+        return Entry(
+            id: integer(UInt64.self, bytes, at: payloadStart),
+            number: integer(UInt64.self, bytes, at: payloadStart + 8),
+            text: text, isHit: bytes[payloadStart + 16] == 1)
     }
 
     static func integer<Value: FixedWidthInteger>(_ type: Value.Type, _ bytes: UnsafeRawBufferPointer, at offset: Int)

@@ -119,6 +119,9 @@ public struct JournalEntryItem {
     public let text: UnsafeRawBufferPointer
     /// The offset just past the entry.
     let end: Int
+    /// The entry's bytes after the name and epoch: as a run of an entries
+    /// file holds it (`EntryFile`).
+    public let entry: UnsafeRawBufferPointer
 
     /// Reads the entry at `offset`; nil if it does not fit before `end` or is malformed.
     init?(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int, hasEpoch: Bool) {
@@ -132,6 +135,7 @@ public struct JournalEntryItem {
             guard let stored = VarInt.load(from: bytes, at: &position) else { return nil }
             epoch = stored
         }
+        let entryStart = position
         guard let id = VarInt.load(from: bytes, at: &position), let number = VarInt.load(from: bytes, at: &position),
             position < end, bytes[position] <= 1
         else { return nil }
@@ -147,5 +151,6 @@ public struct JournalEntryItem {
         self.isHit = isHit
         self.text = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + Int(textLength))])
         self.end = position + Int(textLength)
+        self.entry = UnsafeRawBufferPointer(rebasing: bytes[entryStart..<self.end])
     }
 }

@@ -23,8 +23,24 @@ enum VarInt {
 
     /// Reads the integer at `offset`, advancing it past the integer; nil if
     /// the bytes end first or the integer does not fit in 64 bits or is not
-    /// in its shortest form.
+    /// in its shortest form. Inlined for the one-byte integers most are (a
+    /// flag-sized epoch, a text's length, an id below 128), read three or
+    /// four times an entry by a fold and at start-up.
+    @inline(__always)
     static func load(from bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        // Two bytes (below 16,384, a last byte of zero being no shortest form).
+        if bytes.count - offset >= 2, case let second = bytes[offset + 1], second < 0x80, second != 0 {
+            defer { offset += 2 }
+            return UInt64(bytes[offset] & 0x7F) | UInt64(second) << 7
+        }
+        return loadLonger(from: bytes, at: &offset)
+    }
+
+    private static func loadLonger(from bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         var position = offset

@@ -4,8 +4,9 @@ import MonkeyShell
 /// The fold of the entries journal in bounded pieces, while the daemon
 /// runs and at start-up before loading: the journal is read a chunk at a time (`JournalFold.chunkLength`,
 /// more only for a longer record), each session's entries it takes are
-/// encoded as entries-file records and appended to the session's file once
-/// all sessions together hold `JournalFold.pendingLimit` bytes. What a fold
+/// copied as they lie into runs of its entries file (`EntryFile`) and
+/// appended to the file once all sessions together hold
+/// `JournalFold.pendingLimit` bytes. What a fold
 /// takes and its crash safety are those of `fold(_:)`: the entries of the
 /// session's current epoch its file does not hold, up to one that does not
 /// follow the one before; the files synced with one `syncfs`, and only then
@@ -90,10 +91,8 @@ extension FileWriter {
         let contents = buffer.withUnsafeBytes { raw in
             EntryFile.decode(UnsafeRawBufferPointer(rebasing: raw[..<length]), keepingLast: 1)
         }
-        // A damaged file, or one of the first release, is loading's to handle.
-        guard contents.damage == nil, length == 0 || contents.preambleLength == EntryFile.preambleLength else {
-            return nil
-        }
+        // A damaged file, or one of an earlier format, is loading's to handle.
+        guard contents.damage == nil, length == 0 || contents.version == EntryFile.header.last else { return nil }
         guard contents.validLength >= contents.preambleLength, contents.epoch == epoch else {
             return .fresh(epoch: epoch)
         }
@@ -166,8 +165,8 @@ struct JournalFold {
         }
 
         /// Takes an entry if it is the session's next (see
-        /// `FileWriter.unfolded(_:of:)`); returns the bytes of its record,
-        /// 0 when not taken.
+        /// `FileWriter.unfolded(_:of:)`); returns the bytes it added to
+        /// the session's runs, 0 when not taken.
         mutating func take(_ item: JournalEntryItem, firstCapacity: Int) -> Int {
             guard !isDone, item.epoch == epoch else { return 0 }
             guard item.id > lastID && item.number > lastNumber else {
@@ -178,34 +177,60 @@ struct JournalFold {
             taken += 1
             lastID = item.id
             lastNumber = item.number
-            let length = EntryFile.recordLength(textLength: item.text.count)
-            EntryFile.writeRecord(
-                id: item.id, number: item.number, isHit: item.isHit, text: item.text,
-                at: pending.room(for: length, firstCapacity: firstCapacity))
             pendingLastID = item.id
             pendingLastNumber = item.number
-            return length
+            return pending.append(item.entry, firstCapacity: firstCapacity)
         }
     }
 
-    /// One session's records waiting to be appended, in memory the fold
+    /// One session's runs waiting to be appended, in memory the fold
     /// owns and frees (`JournalFold.run`), not an array: with 10,000
-    /// sessions every entry goes to another session's records, and an
+    /// sessions every entry goes to another session's runs, and an
     /// array's header (its count, read before the bytes are written, and
     /// its uniqueness check) was a cache miss per entry, a fifth of a fold.
+    /// Each entry is copied as the journal holds it; a run is sealed (one
+    /// checksum) when it is full or its records are appended.
     struct PendingRecords {
         private var start: UnsafeMutableRawPointer?
         private(set) var count = 0
         private(set) var capacity = 0
+        /// Where the run being filled starts (its header), if there is one.
+        private var openRun: Int?
 
         var isEmpty: Bool { count == 0 }
 
-        /// The records, valid until the next change.
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
+        /// The sealed runs, valid until the next change.
+        var bytes: UnsafeRawBufferPointer {
+            precondition(openRun == nil, "runs are sealed before they are read")
+            return UnsafeRawBufferPointer(start: start, count: count)
+        }
+
+        /// Adds `entry`, an entry's bytes as a run holds them, to the open
+        /// run (a new one when there is none or it is full); returns the
+        /// bytes added.
+        mutating func append(_ entry: UnsafeRawBufferPointer, firstCapacity: Int) -> Int {
+            var added = entry.count
+            if let run = openRun, count - run - EntryFile.runHeaderLength >= EntryFile.runLimit { seal() }
+            if openRun == nil {
+                openRun = count
+                _ = room(for: EntryFile.runHeaderLength, firstCapacity: firstCapacity)
+                added += EntryFile.runHeaderLength
+            }
+            room(for: entry.count, firstCapacity: firstCapacity).copyMemory(
+                from: entry.baseAddress.unsafelyUnwrapped, byteCount: entry.count)
+            return added
+        }
+
+        /// Seals the open run, if there is one.
+        mutating func seal() {
+            guard let run = openRun, let start else { return }
+            EntryFile.seal(run: UnsafeMutableRawBufferPointer(start: start + run, count: count - run))
+            openRun = nil
+        }
 
         /// Where the next `length` bytes go, now counted: room for them is
         /// made first (`firstCapacity` bytes, or twice what is held).
-        mutating func room(for length: Int, firstCapacity: Int) -> UnsafeMutableRawPointer {
+        private mutating func room(for length: Int, firstCapacity: Int) -> UnsafeMutableRawPointer {
             if count + length > capacity { grow(to: max(count + length, capacity * 2, firstCapacity)) }
             guard let start else { preconditionFailure("room was just made") }
             defer { count += length }
@@ -230,6 +255,7 @@ struct JournalFold {
         mutating func removeAll(keepingUpTo kept: Int) {
             guard capacity <= kept else { return free() }
             count = 0
+            openRun = nil
         }
 
         /// Gives the memory back: the fold ended.
@@ -238,6 +264,7 @@ struct JournalFold {
             start = nil
             count = 0
             capacity = 0
+            openRun = nil
         }
     }
 
@@ -362,6 +389,7 @@ struct JournalFold {
     /// fails takes nothing more; the fold fails, and is tried again later.
     mutating func appendPending(_ writer: FileWriter) {
         for number in numbered.indices {
+            numbered[number]?.pending.seal()
             guard let taking = numbered[number], !taking.pending.isEmpty else { continue }
             let (name, files) = (taking.name, taking.files)
             do throws(StorageError) {

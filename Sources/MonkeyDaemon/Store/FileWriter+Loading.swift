@@ -53,11 +53,13 @@ extension FileWriter {
         let journal = readJournalAtStart(report: report)
         var unfolded: [SessionName: [Entry]] = [:]
         var buffer: [UInt8] = []
+        var rewroteFiles = false
         for name in state.sessions.keys.sorted() {
             guard let stored = state.sessions[name] else { continue }
             do {
                 let (session, recordCount, fromJournal) = try loadSession(
-                    stored, retention: retention, journal: journal, buffer: &buffer, report: report)
+                    stored, retention: retention, journal: journal, buffer: &buffer, rewroteFiles: &rewroteFiles,
+                    report: report)
                 loaded.sessions.append((session, stored, recordCount))
                 if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             } catch {
@@ -77,11 +79,13 @@ extension FileWriter {
                     "session \(name): \(error.message); moved the file to \(path).unreadable, the session goes on"
                         + " without its entries")
                 let (session, recordCount, fromJournal) = try loadSession(
-                    stored, retention: retention, journal: journal, buffer: &buffer, report: report)
+                    stored, retention: retention, journal: journal, buffer: &buffer, rewroteFiles: &rewroteFiles,
+                    report: report)
                 loaded.sessions.append((session, stored, recordCount))
                 if !fromJournal.isEmpty { unfolded[name] = fromJournal }
             }
         }
+        if rewroteFiles { try syncDirectory() }
         removeEntriesFilesOfNoSession(names, state: state, isDamaged: isDamaged, report: report)
         try foldJournalAtStart(journal, unfolded: unfolded, report: report)
         loaded.nextEpoch = state.nextEpoch
@@ -196,7 +200,7 @@ extension FileWriter {
     /// and, after them, in the journal.
     private func loadSession(
         _ stored: StoredSession, retention: Int, journal: JournalContents, buffer: inout [UInt8],
-        report: (LogPriority, String) -> Void
+        rewroteFiles: inout Bool, report: (LogPriority, String) -> Void
     ) throws(StorageError) -> (session: Session, recordCount: Int, fromJournal: [Entry]) {
         let name = stored.snapshot.name
         let epoch = stored.snapshot.epoch
@@ -223,11 +227,15 @@ extension FileWriter {
                 files = SessionFiles(
                     epoch: epoch, isCurrent: true, length: contents.validLength, lastID: newest?.id ?? 0,
                     lastNumber: newest?.number ?? 0)
-                if contents.damage != nil {
-                    try cutEntriesFile(files, of: name, contents, fileLength: fileLength, report: report)
-                }
                 fileEntries = contents.entries
                 recordCount = contents.recordCount
+                if contents.version != EntryFile.header.last {
+                    try upgradeEntriesFile(files, of: name, contents, report: report)
+                    rewroteFiles = true
+                    recordCount = fileEntries.count
+                } else if contents.damage != nil {
+                    try cutEntriesFile(files, of: name, contents, fileLength: fileLength, report: report)
+                }
             }
         }
         sessions[name] = files
@@ -236,6 +244,22 @@ extension FileWriter {
         return (
             stored.restoredSession(entries: entries, retention: retention), recordCount + fromJournal.count, fromJournal
         )
+    }
+
+    /// Writes an entries file of an earlier format afresh in this one
+    /// (`EntryFile`), holding the entries the session keeps, so that folds
+    /// append runs to it; damage found in it is reported once.
+    private func upgradeEntriesFile(
+        _ files: SessionFiles, of name: SessionName, _ contents: EntryFileContents,
+        report: (LogPriority, String) -> Void
+    ) throws(StorageError) {
+        try replaceEntriesFile(files, of: name, with: EntryFile.encode(contents.entries, epoch: files.epoch))
+        if let damage = contents.damage {
+            let path = entriesPath(name)
+            report(
+                .warning,
+                "session \(name): \(damage) in \(path); kept the \(contents.recordCount) entries before it")
+        }
     }
 
     /// Cuts a torn or corrupt tail; reported once.
