@@ -134,7 +134,7 @@ public enum EntryFile {
 public struct EntryFileContents: Sendable, Equatable {
     /// The entries kept (see `EntryFile.decode`), oldest first.
     public var entries: [Entry] = []
-    /// Good records in the file, kept or not.
+    /// Entries of good records (runs, or one each in versions 1 and 2) in the file, kept or not.
     public var recordCount = 0
     /// Bytes from the start of the file that hold the header and good records;
     /// the file is cut here.
