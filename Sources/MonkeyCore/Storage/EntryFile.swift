@@ -253,7 +253,7 @@ extension EntryFile {
             case .success(let record): (body, end) = record
             }
             let bodyStart = end - body.count
-            let before = (starts.count, lastID, lastNumber)
+            let startsBefore = starts.count
             var position = 0
             while position < body.count {
                 guard let entry = RunEntry(body, at: position) else {
@@ -269,8 +269,7 @@ extension EntryFile {
                 position = entry.end
             }
             if damage != nil {
-                starts.removeSubrange(before.0...)
-                (lastID, lastNumber) = (before.1, before.2)
+                starts.removeSubrange(startsBefore...)
                 break
             }
             offset = end
@@ -288,7 +287,7 @@ extension EntryFile {
             isHit: entry.isHit)
     }
 
-    /// One entry of a run, read in place.
+    /// One entry of a run (or of the journal, after the name and epoch), read in place.
     struct RunEntry {
         let id: UInt64
         let number: UInt64

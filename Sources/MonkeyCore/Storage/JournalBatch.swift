@@ -135,22 +135,15 @@ public struct JournalEntryItem {
             guard let stored = VarInt.load(from: bytes, at: &position) else { return nil }
             epoch = stored
         }
-        let entryStart = position
-        guard let id = VarInt.load(from: bytes, at: &position), let number = VarInt.load(from: bytes, at: &position),
-            position < end, bytes[position] <= 1
-        else { return nil }
-        let isHit = bytes[position] == 1
-        position += 1
-        guard let textLength = VarInt.load(from: bytes, at: &position), textLength <= UInt64(end - position) else {
-            return nil
-        }
+        // After the name and epoch, an entry is encoded as a run of an entries file holds it.
+        guard let entry = EntryFile.RunEntry(bytes, at: position) else { return nil }
         self.name = UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd])
         self.epoch = epoch
-        self.id = id
-        self.number = number
-        self.isHit = isHit
-        self.text = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + Int(textLength))])
-        self.end = position + Int(textLength)
-        self.entry = UnsafeRawBufferPointer(rebasing: bytes[entryStart..<self.end])
+        id = entry.id
+        number = entry.number
+        isHit = entry.isHit
+        text = UnsafeRawBufferPointer(rebasing: bytes[entry.text])
+        self.end = entry.end
+        self.entry = UnsafeRawBufferPointer(rebasing: bytes[position..<entry.end])
     }
 }
