@@ -54,8 +54,8 @@ struct EngineTickTests {
         for name in names { try harness.expectOK("START \(name)", now: 0) }
         for name in names { try harness.expectOK("STOP \(name)", now: 0) }
         for name in names.reversed() { try harness.expectOK("START \(name)", now: ms(1)) }
-        #expect(harness.tick(now: ms(120)).entries.map(\.session.text) == names)
-        #expect(harness.tick(now: ms(220)).entries.map(\.session.text) == names)
+        #expect(harness.tick(now: ms(150)).entries.map(\.session.text) == names)
+        #expect(harness.tick(now: ms(250)).entries.map(\.session.text) == names)
     }
 
     /// The daemon's timer may repeat every coalescing window only while no
@@ -81,8 +81,8 @@ struct EngineTickTests {
     }
 
     /// Sessions whose interval is a whole number of 10 ms steps tick on
-    /// multiples of their grid step (20 ms for 100 ms, 50 ms for 250 ms; see
-    /// `TickGrid`), however their starts were spread, so that they share
+    /// multiples of their grid step (50 ms for 100 ms and for 250 ms; see
+    /// `TickPlan`), however their starts were spread, so that they share
     /// wake-ups; each still ticks once per interval. One off the grid (d)
     /// keeps its own phase, and ticks due within the coalescing window of a
     /// wake-up share it.
@@ -100,11 +100,11 @@ struct EngineTickTests {
         }
         #expect(
             wakeUps.map(\.0)
-                == [67, 120, 140, 170, 177, 200, 220, 230, 260, 287, 290, 300, 320, 342, 350, 380, 397].map(ms))
+                == [67, 122, 140, 150, 170, 177, 200, 230, 250, 260, 287, 290, 300, 320, 342, 350, 380, 397].map(ms))
         #expect(
             wakeUps.map(\.1) == [
-                ["d"], ["a", "b", "d"], ["e"], ["e"], ["d"], ["e"], ["a", "b"], ["d", "e"], ["e"], ["d"], ["e"],
-                ["c"], ["a", "b", "e"], ["d"], ["e"], ["e"], ["d"],
+                ["d"], ["d"], ["e"], ["a", "b"], ["e"], ["d"], ["e"], ["d", "e"], ["a", "b"], ["e"], ["d"], ["e"],
+                ["c"], ["e"], ["d"], ["a", "b", "e"], ["e"], ["d"],
             ])
     }
 
@@ -118,7 +118,7 @@ struct EngineTickTests {
         try harness.expectOK("START b interval=20ms")
         #expect(harness.engine.plan.timerPeriod == ms(10), "all on the grid, short intervals too")
         try harness.expectOK("STOP b")
-        #expect(harness.engine.plan.timerPeriod == ms(20), "the step of 100 ms sessions")
+        #expect(harness.engine.plan.timerPeriod == ms(50), "the step of 100 ms sessions")
         try harness.expectOK("SET a interval=105ms")
         #expect(harness.engine.plan.timerPeriod == harness.engine.plan.coalescingWindow)
         try harness.expectOK("START c interval=45ms")
@@ -277,7 +277,7 @@ struct EngineTickTests {
         var harness = Harness()
         try harness.expectOK("START a interval=1s")
         try harness.expectOK("SET a interval=200ms", now: ms(10))
-        #expect(harness.engine.nextDeadline() == ms(220), "210 ms, on to its 20 ms step")
+        #expect(harness.engine.nextDeadline() == ms(300), "210 ms, on to its 100 ms step")
         try harness.expectOK("SET a interval=2s", now: ms(20))
         #expect(harness.engine.nextDeadline() == ms(2_100), "2,020 ms, on to its 100 ms step")
     }
