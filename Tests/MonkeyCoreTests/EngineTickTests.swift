@@ -58,6 +58,51 @@ struct EngineTickTests {
         #expect(harness.tick(now: ms(250)).entries.map(\.session.text) == names)
     }
 
+    /// Followed sessions tick first in a wake-up, and their entries are
+    /// handed over (`afterFollowed`) before any other session ticks: a
+    /// follower's entry does not wait for the others. The rest keep their
+    /// slot order; one whose followers are gone goes back among them.
+    @Test func followedSessionsTickFirstAndAreHandedOverBeforeTheOthers() throws {
+        var harness = Harness()
+        let names = ["a", "b", "c", "d", "e"]
+        for name in names { try harness.expectOK("START \(name)", now: 0) }
+        harness.engine.setFollowed(try #require(SessionName("d")), true)
+        harness.engine.setFollowed(try #require(SessionName("b")), true)
+        var handedOver: [[String]] = []
+        var typed: [TypedEntry] = []
+        _ = harness.engine.runDueTicks(now: ms(100), into: &typed) { followed in
+            handedOver.append(followed.map(\.session.text))
+        }
+        #expect(handedOver == [["b", "d"]], "handed over before the others ticked, once")
+        #expect(typed.map(\.session.text) == ["b", "d", "a", "c", "e"])
+        #expect(typed.map(\.isFollowed) == [true, true, false, false, false])
+
+        harness.engine.setFollowed(try #require(SessionName("b")), false)
+        try harness.expectOK("DELETE d", now: ms(150))
+        typed.removeAll()
+        handedOver.removeAll()
+        _ = harness.engine.runDueTicks(now: ms(200), into: &typed) { followed in
+            handedOver.append(followed.map(\.session.text))
+        }
+        #expect(handedOver.isEmpty, "nothing followed: nothing handed over early")
+        #expect(typed.map(\.session.text) == ["a", "b", "c", "e"])
+    }
+
+    /// When every due session is followed, they are handed over once, after
+    /// the last of them.
+    @Test func aWakeUpOfFollowedSessionsOnlyHandsThemOverOnce() throws {
+        var harness = Harness()
+        try harness.expectOK("START a", now: 0)
+        harness.engine.setFollowed(try #require(SessionName("a")), true)
+        var handedOver: [[String]] = []
+        var typed: [TypedEntry] = []
+        _ = harness.engine.runDueTicks(now: ms(100), into: &typed) { followed in
+            handedOver.append(followed.map(\.session.text))
+        }
+        #expect(handedOver == [["a"]])
+        #expect(typed.count == 1)
+    }
+
     /// The daemon's timer may repeat every coalescing window only while no
     /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {

@@ -203,6 +203,7 @@ extension Engine {
         var reply = Reply(status: .ok("deleted \(name)"))
         reply.change = Change(effect: .delete(name), previous: sessions[name], previousDue: due(of: name))
         unschedule(name)
+        if let slot = sessions.slot(of: name) { followedSlots.remove(slot) }
         sessions[name] = nil
         reply.endsFollowers = (name, .error(ProtocolError(.noSuchSession, "session \(name) was deleted")))
         reply.event = Event(.deleted(typed: session.typed), session: name, peer: peer)

@@ -16,6 +16,11 @@ public struct Engine {
     public var plan = TickPlan()
     /// The sessions due at one wake-up, kept to save an allocation per wake-up.
     private var dueScratch: [TickScheduler.Item] = []
+    /// The slots of sessions that connections follow (`setFollowed`),
+    /// whose ticks a wake-up runs first (see `runDueTicks`). Only an order:
+    /// a slot left in it after its session went ticks its successor early
+    /// in the wake-up, and types what it would have typed anyway.
+    var followedSlots = SlotBits()
     /// Types the ticks' entries; its scratch buffers are reused.
     private var typist = Typist()
     /// Flat-out sessions (interval 0), which type on the typing threads
@@ -211,11 +216,20 @@ public struct Engine {
     /// at once (a repeating timer would serve them only at its next period,
     /// and a session once a period behind would stay behind). Returns the
     /// events (hits) to log.
-    public mutating func runDueTicks(now: UInt64, into typed: inout [TypedEntry]) -> [Event] {
+    ///
+    /// Sessions that connections follow (`setFollowed`) tick first, and
+    /// `afterFollowed` is given their entries (the start of `typed`) before
+    /// the others tick: the daemon sends them on at once, so that a
+    /// follower's entry does not wait for thousands of other sessions'
+    /// ticks of the same wake-up, nor its lateness vary with their number.
+    /// It must not reach into the engine.
+    public mutating func runDueTicks(
+        now: UInt64, into typed: inout [TypedEntry], afterFollowed: (ArraySlice<TypedEntry>) -> Void = { _ in }
+    ) -> [Event] {
         var events: [Event] = []
         var rounds = 0
         repeat {
-            runDueTicksOnce(now: now, into: &typed, events: &events)
+            runDueTicksOnce(now: now, into: &typed, events: &events, afterFollowed: afterFollowed)
             rounds += 1
         } while rounds < Self.mostCatchUpRounds && (nextDeadline().map { $0 < now } ?? false)
         return events
@@ -225,8 +239,11 @@ public struct Engine {
     /// within the 20 ms catch-up window misses at most 20.
     static let mostCatchUpRounds = 64
 
-    /// Each session due by `now` ticks once.
-    private mutating func runDueTicksOnce(now: UInt64, into typed: inout [TypedEntry], events: inout [Event]) {
+    /// Each session due by `now` ticks once, the followed ones first.
+    private mutating func runDueTicksOnce(
+        now: UInt64, into typed: inout [TypedEntry], events: inout [Event],
+        afterFollowed: (ArraySlice<TypedEntry>) -> Void
+    ) {
         clock = max(clock, now)
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
         var random = self.random
@@ -251,8 +268,11 @@ public struct Engine {
         // Sessions go back into the scheduler in the order they tick, so its
         // queue keeps this order and only a batch with newcomers is sorted.
         if !batch.isInIncreasingOrder { batch.sort() }
+        let followedCount = Self.moveFollowedFirst(&batch, followedSlots)
+        let firstTyped = typed.count
         let plan = self.plan
         for (index, item) in batch.enumerated() {
+            if index == followedCount && followedCount > 0 { afterFollowed(typed[firstTyped...]) }
             if index &+ Self.prefetchDistance < batch.count {
                 sessions.prefetch(slot: batch[index &+ Self.prefetchDistance].slot)
             }
@@ -286,6 +306,28 @@ public struct Engine {
             scheduler.schedule(item.slot, at: next)
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
         }
+        if followedCount > 0 && followedCount == batch.count { afterFollowed(typed[firstTyped...]) }
+    }
+
+    /// Moves the items of followed slots to the front of `batch`, each
+    /// part keeping its order; returns how many there are.
+    private static func moveFollowedFirst(_ batch: inout [TickScheduler.Item], _ followed: SlotBits) -> Int {
+        guard !followed.isEmpty else { return 0 }
+        var front: [TickScheduler.Item] = []
+        var kept = 0
+        for index in batch.indices {
+            let item = batch[index]
+            if followed.contains(item.slot) {
+                front.append(item)
+            } else {
+                batch[kept] = item
+                kept += 1
+            }
+        }
+        guard !front.isEmpty else { return 0 }
+        batch.removeLast(batch.count - kept)
+        batch.insert(contentsOf: front, at: 0)
+        return front.count
     }
 
     /// How many items ahead of its tick a session is brought into the
@@ -306,7 +348,9 @@ public struct Engine {
     /// Tells whether connections follow the session, so that ticks of the
     /// many sessions nobody follows need no lookup by name to find out.
     public mutating func setFollowed(_ name: SessionName, _ isFollowed: Bool) {
-        sessions[name]?.isFollowed = isFollowed
+        guard let slot = sessions.slot(of: name) else { return }
+        _ = sessions.withSession(inSlot: slot) { $0.isFollowed = isFollowed }
+        if isFollowed { followedSlots.insert(slot) } else { followedSlots.remove(slot) }
     }
 
     /// The store saw an entry of the session with its bookkeeping (an entry
@@ -361,7 +405,9 @@ public struct Engine {
     /// Puts a session back as it was before a change, with its schedule.
     mutating func putBack(_ name: SessionName, _ previous: ScheduledSession?, due: UInt64?) {
         unschedule(name)
+        if let slot = sessions.slot(of: name) { followedSlots.remove(slot) }
         sessions[name] = previous
+        if let slot = sessions.slot(of: name), previous?.isFollowed == true { followedSlots.insert(slot) }
         guard let due, let slot = sessions.slot(of: name), let previous else { return }
         schedule(slot: slot, interval: previous.session.settings.interval.nanoseconds, at: due)
     }

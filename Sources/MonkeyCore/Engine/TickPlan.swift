@@ -36,7 +36,11 @@
 ///   written to more than `followerWriteSpacing` ago, else at the first tick
 ///   after that spacing (or at the spacing, if no tick comes first): a
 ///   follower of a slow session gets each entry immediately, one of a 1 kHz
-///   session a few entries per write instead of a write per entry.
+///   session a few entries per write instead of a write per entry. In a
+///   wake-up the followed sessions tick first and their followers are
+///   written to before the others tick (`Engine.runDueTicks`): on a grid
+///   of thousands of sessions a wake-up, their entries would otherwise wait
+///   for all of them.
 /// - **The linger.** After handling readiness the daemon keeps its queue,
 ///   polling at most `lingerPollMilliseconds` at a time and running the
 ///   ticks that fall due meanwhile, for up to `longestLinger` while requests

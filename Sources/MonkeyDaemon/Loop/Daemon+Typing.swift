@@ -29,11 +29,37 @@ extension Daemon {
             return
         }
         scratch.typed.removeAll(keepingCapacity: true)
-        let events = engine.runDueTicks(now: now, into: &scratch.typed)
-        deliver(scratch.typed)
+        // The followed sessions' entries, sent on before the other ticks:
+        // not part of `scratch`, which the ticks are writing.
+        var sentToFollowers: [Range<Int>] = []
+        let events = engine.runDueTicks(now: now, into: &scratch.typed) { followed in
+            sendToFollowersNow(followed)
+            sentToFollowers.append(followed.indices)
+        }
+        deliver(scratch.typed, followersHave: sentToFollowers)
         record(events)
         pass.changedState = true
         pass.movesTickTimer = true
+    }
+
+    /// Hands the entries of followed sessions to their followers and writes
+    /// to those whose write is due (`TickPlan.writesFollowerNow`, a tick
+    /// being due now), before the wake-up's other ticks run; the others
+    /// are held back as after any tick. Reaches only the followers: the
+    /// engine is ticking. A follower written to is serviced at the end of
+    /// the pass, which closes it if the write failed.
+    private func sendToFollowersNow(_ followed: ArraySlice<TypedEntry>) {
+        var touched: [Connection] = []
+        for typed in followed where typed.isFollowed {
+            counters.followerEntriesLost &+= subscriptions.deliver(typed, touching: &touched)
+        }
+        guard !touched.isEmpty else { return }
+        subscriptions.holdBack(touched)
+        let now = Daemon.now()
+        for connection in subscriptions.takeDueWrites(now: now, nextTick: now) {
+            _ = try? connection.output.flush(to: connection.fd)
+            pass.touch(connection)
+        }
     }
 
     /// Merges a batch the typing threads typed, in a pass of its own, if
@@ -81,14 +107,16 @@ extension Daemon {
     /// reserve ids at once), to the journal if `log_typed`, and to the
     /// session's followers, whose writes are held back to share one with
     /// the next tick's (see `Subscriptions.holdBack`).
-    private func deliver(_ batch: [TypedEntry]) {
+    /// Entries at the indices `followersHave` were given to their
+    /// followers already (`sendToFollowersNow`).
+    private func deliver(_ batch: [TypedEntry], followersHave: [Range<Int>] = []) {
         var touched: [Connection] = []
         let logsTyped = configuration.logTyped
-        for typed in batch {
+        for (index, typed) in batch.enumerated() {
             if typed.isForStore { store(typed) }
             if logsTyped { record(Event(.typed(typed.entry), session: typed.session)) }
             // Most sessions have no follower: no name is hashed for them.
-            guard typed.isFollowed else { continue }
+            guard typed.isFollowed, !followersHave.contains(where: { $0.contains(index) }) else { continue }
             counters.followerEntriesLost &+= subscriptions.deliver(typed, touching: &touched)
         }
         if !touched.isEmpty { subscriptions.holdBack(touched) }
