@@ -77,15 +77,16 @@ public struct Engine {
         var entriesTyped: UInt64
         var charactersTyped: UInt64 = 0
         var hitsTyped: UInt64
+        /// Entries a second lately, for STATUS.
+        var rate = RateMeter()
+        /// The kernel's tables for its alphabet and target (see `typingTables()`).
+        var tables: TypingTables?
+        // The fields above are what a timed tick reaches (see `SessionTable.prefetch`); those below are not.
         /// The odds of its target with its settings (nil: no target),
         /// worked out when they change, never per tick.
         var odds: Odds?
-        /// The kernel's tables for its alphabet and target (see `typingTables()`).
-        var tables: TypingTables?
         /// Its flat-out batches on the typing threads.
         var flight = FlatOutFlight()
-        /// Entries a second lately, for STATUS.
-        var rate = RateMeter()
         /// The first id of its flat-out entries merged but not yet handed
         /// to the store; nil when there are none.
         var unstoredFrom: UInt64?
