@@ -103,6 +103,45 @@ struct EngineTickTests {
         #expect(typed.count == 1)
     }
 
+    /// Given the store's journal records, a wake-up encodes each quiet
+    /// entry into them as the store would (`JournalBatch.append`), and
+    /// hands over as `TypedEntry` only the others: a followed session's,
+    /// and those the store must see with the session's bookkeeping.
+    @Test func quietEntriesAreEncodedIntoTheJournalAsTheyAreTyped() throws {
+        let store = TestStore()
+        store.entriesUnseen = 2
+        var harness = Harness(store: store)
+        for name in ["a", "b"] { try harness.expectOK("START \(name)", now: 0) }
+        let (a, b) = (try #require(SessionName("a")), try #require(SessionName("b")))
+        harness.engine.setFollowed(b, true)
+        var journal = JournalBatch()
+        var handedOver: [(String, UInt64)] = []
+        for step in 1...4 {
+            var typed: [TypedEntry] = []
+            _ = harness.engine.runDueTicks(now: ms(100) * UInt64(step), into: &typed, journal: &journal)
+            for item in typed {
+                handedOver.append((item.session.text, item.entry.id))
+                if let next = store.take(item) { harness.engine.setAttention(item.session, from: next) }
+            }
+        }
+        // a's first entry needs the store's look, which asks to see id 4
+        // next: 2 and 3 are quiet. b is followed: all of its entries come.
+        #expect(handedOver.map(\.0) == ["b", "a", "b", "b", "b", "a"])
+        #expect(handedOver.map(\.1) == [1, 1, 2, 3, 4, 4])
+        let session = try #require(harness.engine.session(named: a))
+        let log = session.log
+        var expected = JournalBatch()
+        for position in 1...2 { expected.append(log[position], session: a, epoch: session.epoch) }
+        #expect(log[1].id == 2 && log[2].id == 3)
+        journal.seal()
+        expected.seal()
+        #expect(journal.records.bytes == expected.records.bytes)
+        let followed = try #require(harness.engine.session(named: b)).log
+        #expect(
+            store.recorded == [followed[1], followed[2]],
+            "only the followed session's entries reached the store's bulk path; a's went to the journal alone")
+    }
+
     /// The daemon's timer may repeat every coalescing window only while no
     /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {

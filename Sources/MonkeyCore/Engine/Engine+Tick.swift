@@ -2,13 +2,14 @@
 extension Engine {
     /// Types the session's next entry (`Typist.typeEntry`) and takes it in
     /// as `merge` takes in a batch of that one entry: into the log and out
-    /// to `typed` (with the store's bookkeeping if it is due), the
+    /// to `typed` (with the store's bookkeeping if it is due), or, when
+    /// `encodesQuiet` and it is quiet, to `journal` as the store would; the
     /// counters and the rate, then a `best` event if it raised best
     /// progress and a `hit` event if it is a hit, in that order. For a
     /// plain session only: a corpus session's entry is scanned for chunks.
     static func tick(
         _ scheduled: inout ScheduledSession, now: UInt64, random: inout WyRand, typist: inout Typist,
-        typed: inout [TypedEntry], events: inout [Event]
+        typed: inout [TypedEntry], journal: inout JournalBatch, encodesQuiet: Bool, events: inout [Event]
     ) {
         scheduled.prepareTypingTables()
         let bestBefore = scheduled.session.bestLength
@@ -25,10 +26,14 @@ extension Engine {
             seed: scheduled.session.settings.seed, best: &best, random: &random)
         let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
         let name = scheduled.session.name
-        typed.append(
-            TypedEntry(
-                session: name, epoch: scheduled.session.epoch, entry: entry, isFollowed: scheduled.isFollowed,
-                needsAttention: entry.id >= scheduled.attentionID))
+        let typedEntry = TypedEntry(
+            session: name, epoch: scheduled.session.epoch, entry: entry, isFollowed: scheduled.isFollowed,
+            needsAttention: entry.id >= scheduled.attentionID)
+        if encodesQuiet && typedEntry.isQuiet {
+            journal.append(entry, session: name, epoch: typedEntry.epoch)
+        } else {
+            typed.append(typedEntry)
+        }
         scheduled.entriesTyped &+= 1
         scheduled.rate.note(scheduled.entriesTyped, at: now)
         scheduled.charactersTyped &+= UInt64(monkeys)

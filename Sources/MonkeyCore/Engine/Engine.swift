@@ -227,10 +227,36 @@ public struct Engine {
     public mutating func runDueTicks(
         now: UInt64, into typed: inout [TypedEntry], afterFollowed: (ArraySlice<TypedEntry>) -> Void = { _ in }
     ) -> [Event] {
+        var unused = JournalBatch()
+        return runDueTicks(now: now, into: &typed, journal: &unused, encodesQuiet: false, afterFollowed: afterFollowed)
+    }
+
+    /// The same, with each quiet entry (one the store records in bulk, of
+    /// a session nobody follows: `TypedEntry.isQuiet`) appended to
+    /// `journal` as it is typed, where the store would append it, and not
+    /// to `typed`. With 10,000 sessions ticking, carrying each such entry
+    /// to the store as a `TypedEntry` cost about a fifth of a tick, and
+    /// encoding it later, when its session had left the caches, another.
+    /// A session's quiet entries come before its others of the same call:
+    /// an entry needs attention only from an id on, until the store
+    /// answers after the call.
+    public mutating func runDueTicks(
+        now: UInt64, into typed: inout [TypedEntry], journal: inout JournalBatch,
+        afterFollowed: (ArraySlice<TypedEntry>) -> Void = { _ in }
+    ) -> [Event] {
+        runDueTicks(now: now, into: &typed, journal: &journal, encodesQuiet: true, afterFollowed: afterFollowed)
+    }
+
+    private mutating func runDueTicks(
+        now: UInt64, into typed: inout [TypedEntry], journal: inout JournalBatch, encodesQuiet: Bool,
+        afterFollowed: (ArraySlice<TypedEntry>) -> Void
+    ) -> [Event] {
         var events: [Event] = []
         var rounds = 0
         repeat {
-            runDueTicksOnce(now: now, into: &typed, events: &events, afterFollowed: afterFollowed)
+            runDueTicksOnce(
+                now: now, into: &typed, journal: &journal, encodesQuiet: encodesQuiet, events: &events,
+                afterFollowed: afterFollowed)
             rounds += 1
         } while rounds < Self.mostCatchUpRounds && (nextDeadline().map { $0 < now } ?? false)
         return events
@@ -242,8 +268,8 @@ public struct Engine {
 
     /// Each session due by `now` ticks once, the followed ones first.
     private mutating func runDueTicksOnce(
-        now: UInt64, into typed: inout [TypedEntry], events: inout [Event],
-        afterFollowed: (ArraySlice<TypedEntry>) -> Void
+        now: UInt64, into typed: inout [TypedEntry], journal: inout JournalBatch, encodesQuiet: Bool,
+        events: inout [Event], afterFollowed: (ArraySlice<TypedEntry>) -> Void
     ) {
         clock = max(clock, now)
         // A local copy: the closure below mutates `sessions`, so it may not touch `self`.
@@ -286,7 +312,8 @@ public struct Engine {
                 // A plain session's tick never reaches into the optional corpus run.
                 guard scheduled.session.settings.isCorpusSession else {
                     Engine.tick(
-                        &scheduled, now: now, random: &random, typist: &typist, typed: &typed, events: &events)
+                        &scheduled, now: now, random: &random, typist: &typist, typed: &typed,
+                        journal: &journal, encodesQuiet: encodesQuiet, events: &events)
                     return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
                 }
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
@@ -451,4 +478,8 @@ public struct TypedEntry: Sendable {
     /// replaces its entries file (`Engine.takeUnstoredEntries`); always
     /// with `needsAttention`.
     public var replacesEntriesFile = false
+
+    /// Only the store takes it, in bulk: nobody follows its session and the
+    /// store needs no look at it (see `Engine.runDueTicks(now:into:journal:afterFollowed:)`).
+    public var isQuiet: Bool { !isFollowed && !needsAttention && isForStore }
 }

@@ -32,10 +32,18 @@ extension Daemon {
         // The followed sessions' entries, sent on before the other ticks:
         // not part of `scratch`, which the ticks are writing.
         var sentToFollowers: [Range<Int>] = []
-        let events = engine.runDueTicks(now: now, into: &scratch.typed) { followed in
+        func sendFollowed(_ followed: ArraySlice<TypedEntry>) {
             sendToFollowersNow(followed)
             sentToFollowers.append(followed.indices)
         }
+        // Quiet entries go straight to the store's journal records, unless
+        // every entry is to be logged too (`log_typed`).
+        let events =
+            configuration.logTyped
+            ? engine.runDueTicks(now: now, into: &scratch.typed, afterFollowed: sendFollowed)
+            : store.withTypedJournal { journal in
+                engine.runDueTicks(now: now, into: &scratch.typed, journal: &journal, afterFollowed: sendFollowed)
+            }
         deliver(scratch.typed, followersHave: sentToFollowers)
         record(events)
         pass.changedState = true

@@ -167,6 +167,13 @@ final class FileStore: @unchecked Sendable {
         outbox.append(typed.entry, session: typed.session, epoch: typed.epoch)
     }
 
+    /// Lends `body` the journal records that `record` appends to, for the
+    /// ticks to encode their quiet entries into as they type them
+    /// (`Engine.runDueTicks(now:into:journal:afterFollowed:)`).
+    func withTypedJournal<Result>(_ body: (inout JournalBatch) -> Result) -> Result {
+        body(&outbox.entries)
+    }
+
     /// Records an entry just typed by `session` with the session's
     /// bookkeeping (see `DurabilityPolicy.typed`): compacting its entries
     /// file, reserving ids. Returns which entries it must see so next.
