@@ -168,9 +168,11 @@ final class DaemonProcess {
     /// `launcher` runs the daemon through another program that execs it
     /// (like `prlimit --nofile=32:32`), so that the pid stays the daemon's.
     /// `stateDirectory` lets a test restart a daemon on the state another left.
+    /// Without `manager`, no NOTIFY_SOCKET is set, as when it is run by
+    /// hand: the daemon is ready once it logged that it listens and answers.
     init(
         configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-        launcher: [String] = [], stateDirectory: String? = nil
+        launcher: [String] = [], stateDirectory: String? = nil, manager: Bool = true
     ) throws {
         socketPath = directory.path + "/monkeyd.sock"
         self.stateDirectory = stateDirectory ?? directory.path + "/state"
@@ -187,7 +189,7 @@ final class DaemonProcess {
             process.arguments = arguments
         }
         var environment = environment
-        environment["NOTIFY_SOCKET"] = notify.path
+        if manager { environment["NOTIFY_SOCKET"] = notify.path }
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
         // A sanitizer build of the daemon obeys the same options as the tests.
         for (name, value) in ProcessInfo.processInfo.environment
@@ -202,7 +204,14 @@ final class DaemonProcess {
             log.append(handle.availableData)
         }
         try process.run()
-        guard notify.waitFor("READY=1") != nil else {
+        let socketPath = socketPath
+        let isReady =
+            manager
+            ? notify.waitFor("READY=1") != nil
+            : eventually(timeout: 30) {
+                errorLog.text.contains("listening on") && (try? ClientConnection(path: socketPath)) != nil
+            }
+        guard isReady else {
             process.terminate()
             throw TestFailure("monkeyd did not become ready: \(errorLog.text)")
         }

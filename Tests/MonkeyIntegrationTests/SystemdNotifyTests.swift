@@ -29,6 +29,24 @@ struct SystemdNotifyTests {
         #expect(daemon.notify.waitFor("STATUS=") == "STATUS=2 sessions, 1 typing\(totals)")
     }
 
+    /// Run by hand, with no manager to hear it (no NOTIFY_SOCKET), the
+    /// daemon works out no status line: no status timer wakes it while its
+    /// sessions type. With one, the same typing sends a status about once a second.
+    @Test func withoutAManagerNoStatusIsWorkedOut() throws {
+        for manager in [false, true] {
+            let daemon = try DaemonProcess(manager: manager)
+            _ = try daemon.request("START a interval=10ms")
+            // Past a second of typing, when a status would be due.
+            #expect(try eventually { try BufferedEntriesTests.typed(daemon, "a") > 150 })
+            let statusWakeUps = try daemon.wakeUps()["status_timer"] ?? 0
+            if manager {
+                #expect(statusWakeUps > 0, "with a manager, the status follows the typing")
+            } else {
+                #expect(statusWakeUps == 0, "with no manager, no status timer is armed")
+            }
+        }
+    }
+
     @Test func watchdogIsPettedAtHalfItsInterval() throws {
         let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "100000"])
         for _ in 0..<5 { #expect(daemon.notify.waitFor("WATCHDOG=1") != nil) }

@@ -19,6 +19,11 @@ final class SystemdLink {
     private var summary: () -> String = { "" }
     /// Called first when one of this part's timers fires (the daemon counts it).
     private var wake: (WakeUps.Source) -> Void = { _ in }
+    /// A manager listens (`NOTIFY_SOCKET` was set when the daemon became
+    /// ready). With none, no status is worked out: the summary is a pass
+    /// over every session and its timer a wake-up a second, about 1 % of
+    /// what 10,000 sessions typing cost, for a line nobody reads.
+    private var managerListens = false
 
     init(queue: DispatchQueue, sink: EventSink) {
         self.queue = queue
@@ -30,26 +35,31 @@ final class SystemdLink {
     func start(summary: @escaping () -> String, wake: @escaping (WakeUps.Source) -> Void) {
         self.summary = summary
         self.wake = wake
-        notify(.ready)
+        managerListens = notify(.ready)
         sendStatus()
         startWatchdog()
     }
 
-    func notify(_ states: NotifyState...) {
+    /// Returns whether a manager listens: false when `NOTIFY_SOCKET` is unset.
+    @discardableResult
+    func notify(_ states: NotifyState...) -> Bool {
+        var listens = false
         for state in states {
             do {
-                try Systemd.notify(state)
+                listens = try Systemd.notify(state) || listens
             } catch {
                 sink.log(.warning, "cannot notify systemd: \(error)")
+                listens = true
             }
         }
+        return listens
     }
 
     /// Called after anything that may change the summary. Arms a one-shot
     /// timer instead of sending at once, so that a busy daemon sends at most
     /// one status a second and an idle one arms nothing at all.
     func statusMayHaveChanged(now: UInt64) {
-        guard let deadline = throttle.noteChange(now: now) else { return }
+        guard managerListens, let deadline = throttle.noteChange(now: now) else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             wake(.statusTimer)
@@ -64,6 +74,7 @@ final class SystemdLink {
     func sendStatus() {
         statusTimer?.cancel()
         statusTimer = nil
+        guard managerListens else { return }
         if let line = throttle.fire(summary(), now: DispatchTime.now().uptimeNanoseconds) { notify(.status(line)) }
     }
 
