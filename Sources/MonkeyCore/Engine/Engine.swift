@@ -303,6 +303,7 @@ public struct Engine {
             if index &+ Self.prefetchDistance < batch.count {
                 sessions.prefetch(slot: batch[index &+ Self.prefetchDistance].slot)
             }
+            if index &+ 1 < batch.count { sessions.prefetchBeyond(slot: batch[index &+ 1].slot) }
             // Checked again: a session scheduled twice for the same time ticks once.
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in

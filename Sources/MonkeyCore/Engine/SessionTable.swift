@@ -151,6 +151,15 @@ struct SessionTable {
         }
     }
 
+    /// Starts bringing into the caches what the next tick of the session
+    /// in `slot` reaches beyond the session (`EntryLog.prefetchForNextAppend`).
+    /// Reads the session: its lines are to be on their way already
+    /// (`prefetch(slot:)`, a tick earlier).
+    func prefetchBeyond(slot: Int) {
+        guard slot < slots.count else { return }
+        _ = borrow(slot) { $0.session.log.prefetchForNextAppend() }
+    }
+
     /// The leading bytes of a session that a timed tick reaches: up to its
     /// odds, the first of the fields it does not (see `ScheduledSession`).
     /// Bringing in the rest (a corpus run alone is 552 bytes) took the
