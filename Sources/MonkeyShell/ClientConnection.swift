@@ -14,12 +14,11 @@ public final class ClientConnection {
     /// Connects to the daemon's socket.
     public init(path: String) throws(SystemError) {
         fd = try Syscalls.unixStreamSocket(nonBlocking: false)
-        do {
-            try Syscalls.connect(fd, path: path)
-        } catch {
-            Syscalls.close(fd)
-            throw error
-        }
+        // Not closed here when this throws: with `fd` set, the object is
+        // whole and `deinit` closes it. Closed here too, it was closed
+        // twice, the second time whatever another thread had opened under
+        // that number meanwhile (a test's client, in a parallel test run).
+        try Syscalls.connect(fd, path: path)
     }
 
     /// Takes over `fd`, a connected stream (one end of a socket pair whose
