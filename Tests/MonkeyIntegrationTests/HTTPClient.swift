@@ -39,11 +39,9 @@ final class HTTPClient {
                 }
             }
         }
-        guard result == 0 else {
-            let error = SystemError("connect")
-            Glibc.close(fd)
-            throw error
-        }
+        // Not closed here: with `fd` set, a throw runs `deinit`, which closes
+        // it; closed twice, the second close could hit another test's descriptor.
+        guard result == 0 else { throw SystemError("connect") }
     }
 
     deinit { Glibc.close(fd) }
