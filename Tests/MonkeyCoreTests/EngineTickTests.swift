@@ -142,6 +142,49 @@ struct EngineTickTests {
             "only the followed session's entries reached the store's bulk path; a's went to the journal alone")
     }
 
+    /// A quiet entry's text goes into the log and the journal as bytes,
+    /// with no `String`: what it leaves behind (the log, the journal's
+    /// records, the counters, best progress, the `best` and `hit` events)
+    /// is what the whole entry gives, for short texts that fit in the log's
+    /// entry, long ones that do not, and characters of several bytes.
+    @Test(arguments: [
+        ("monkeys=3 alphabet=ab target=ab", false), ("monkeys=12 alphabet=ab target=aba", true),
+        ("monkeys=4 alphabet=αβ target=αβ", true), ("monkeys=2 alphabet=xy seed=7 target=yy", false),
+    ])
+    func quietEntriesTypedAsBytesAreTheWholeEntries(settings: String, textsLongerThanAnEntryHolds: Bool) throws {
+        func run(quiet: Bool) throws -> (log: [Entry], journal: [UInt8], events: [Event], session: Session) {
+            var harness = Harness()
+            try harness.expectOK("START a \(settings)")
+            let name = try #require(SessionName("a"))
+            var journal = JournalBatch()
+            var events: [Event] = []
+            for step in 1...40 as ClosedRange<UInt64> {
+                var typed: [TypedEntry] = []
+                events +=
+                    quiet
+                    ? harness.engine.runDueTicks(now: ms(100) * step, into: &typed, journal: &journal)
+                    : harness.engine.runDueTicks(now: ms(100) * step, into: &typed)
+                for item in typed {
+                    if item.isQuiet { journal.append(item.entry, session: item.session, epoch: item.epoch) }
+                    // Nothing more to see for the store: all after the first are quiet.
+                    if item.needsAttention { harness.engine.setAttention(item.session, from: .max) }
+                }
+            }
+            journal.seal()
+            let session = try #require(harness.engine.session(named: name))
+            return ((0..<session.log.count).map { session.log[$0] }, journal.records.bytes.map { $0 }, events, session)
+        }
+        let (bytes, whole) = (try run(quiet: true), try run(quiet: false))
+        #expect(bytes.log.count == 40)
+        #expect(bytes.log == whole.log)
+        #expect(bytes.journal == whole.journal)
+        #expect(bytes.events.map(\.fields) == whole.events.map(\.fields))
+        #expect(bytes.events.map(\.kind) == whole.events.map(\.kind))
+        #expect(bytes.session.snapshot == whole.session.snapshot)
+        #expect(bytes.events.contains { $0.kind == .hit }, "the settings make hits")
+        #expect(bytes.log.contains { $0.text.utf8.count > 7 } == textsLongerThanAnEntryHolds)
+    }
+
     /// The daemon's timer may repeat every coalescing window only while no
     /// typing session's own window is shorter (a sixteenth of 48 ms is 3 ms).
     @Test func shortIntervalsAreKnownWhileTheirSessionsType() throws {

@@ -21,23 +21,43 @@ extension Engine {
         // common case, known from the settings).
         guard let alphabet = scheduled.tables?.alphabet else { preconditionFailure("the tables were just prepared") }
         let target = scheduled.session.settings.target.target.isEmpty ? nil : scheduled.tables?.target
-        let (text, isHit) = typist.typeEntry(
-            scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
-            seed: scheduled.session.settings.seed, best: &best, random: &random)
-        let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
         let name = scheduled.session.name
-        let typedEntry = TypedEntry(
-            session: name, epoch: scheduled.session.epoch, entry: entry, isFollowed: scheduled.isFollowed,
-            needsAttention: entry.id >= scheduled.attentionID)
-        if encodesQuiet && typedEntry.isQuiet {
-            journal.append(entry, session: name, epoch: typedEntry.epoch)
+        let epoch = scheduled.session.epoch
+        let isQuiet = encodesQuiet && !scheduled.isFollowed && scheduled.session.nextID < scheduled.attentionID
+        // The entry made whole (with a `String` of its text) only where a
+        // follower, the store or a hit's event reads it.
+        let (id, number, hit): (UInt64, UInt64, Entry?)
+        if isQuiet {
+            // Known quiet before it is typed (`TypedEntry.isQuiet`): its text
+            // goes from the typing scratch into the log and the journal's
+            // records as bytes.
+            (id, number, hit) = typist.typeEntry(
+                scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
+                seed: scheduled.session.settings.seed, best: &best, random: &random
+            ) { text, isHit in
+                let (id, number) = scheduled.session.absorb(bytes: text, isHit: isHit)
+                journal.append(id: id, number: number, isHit: isHit, text: text, session: name, epoch: epoch)
+                let hit =
+                    isHit
+                    ? Entry(id: id, number: number, text: String(decoding: text, as: UTF8.self), isHit: true) : nil
+                return (id, number, hit)
+            }
+            scheduled.session.raiseBest(to: best)
         } else {
-            typed.append(typedEntry)
+            let (text, isHit) = typist.typeEntry(
+                scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
+                seed: scheduled.session.settings.seed, best: &best, random: &random)
+            let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
+            typed.append(
+                TypedEntry(
+                    session: name, epoch: epoch, entry: entry, isFollowed: scheduled.isFollowed,
+                    needsAttention: entry.id >= scheduled.attentionID))
+            (id, number, hit) = (entry.id, entry.number, isHit ? entry : nil)
         }
         scheduled.entriesTyped &+= 1
         scheduled.rate.note(scheduled.entriesTyped, at: now)
         scheduled.charactersTyped &+= UInt64(monkeys)
-        guard best > bestBefore || isHit else { return }
+        guard best > bestBefore || hit != nil else { return }
         let matcher = scheduled.session.settings.target
         if best > bestBefore {
             events.append(
@@ -45,12 +65,12 @@ extension Engine {
                     .best(
                         Event.Progress(
                             target: matcher.target, best: matcher.prefix(characters: best), length: best,
-                            entryID: entry.id, number: entry.number)),
+                            entryID: id, number: number)),
                     session: name))
         }
-        if isHit {
+        if let hit {
             scheduled.hitsTyped &+= 1
-            events.append(Event(.hit(entry, target: matcher.target), session: name))
+            events.append(Event(.hit(hit, target: matcher.target), session: name))
         }
     }
 }

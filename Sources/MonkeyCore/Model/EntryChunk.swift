@@ -26,18 +26,34 @@ struct FillingChunk {
     subscript(slot: Int) -> Entry { PackedEntry.entry(slots[slot], longTexts: longTexts) }
 
     mutating func write(_ entry: Entry, toSlot slot: Int) {
-        if slot == 0 { longTexts.removeAll() }
-        var text = entry.text
-        let inline = text.withUTF8 { bytes in
+        let inline = entry.text.withUTF8Bytes { bytes in
             bytes.count <= PackedEntry.inlineCapacity
                 ? PackedEntry(id: entry.id, number: entry.number, isHit: entry.isHit, inlineText: bytes) : nil
         }
+        write(inline, id: entry.id, number: entry.number, isHit: entry.isHit, toSlot: slot) { entry.text }
+    }
+
+    /// Writes an entry whose text is `text`, in UTF-8.
+    mutating func write(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>, toSlot slot: Int
+    ) {
+        let inline =
+            text.count <= PackedEntry.inlineCapacity
+            ? PackedEntry(id: id, number: number, isHit: isHit, inlineText: text) : nil
+        write(inline, id: id, number: number, isHit: isHit, toSlot: slot) { String(decoding: text, as: UTF8.self) }
+    }
+
+    /// Writes `inline`, or when the text does not fit (nil) the entry
+    /// pointing at `longText` in the list.
+    private mutating func write(
+        _ inline: PackedEntry?, id: UInt64, number: UInt64, isHit: Bool, toSlot slot: Int, longText: () -> String
+    ) {
+        if slot == 0 { longTexts.removeAll() }
         if let inline {
             slots[slot] = inline
         } else {
-            slots[slot] = PackedEntry(
-                id: entry.id, number: entry.number, isHit: entry.isHit, longTextIndex: longTexts.count)
-            longTexts.append(entry.text)
+            slots[slot] = PackedEntry(id: id, number: number, isHit: isHit, longTextIndex: longTexts.count)
+            longTexts.append(longText())
         }
     }
 }

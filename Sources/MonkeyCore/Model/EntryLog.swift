@@ -73,11 +73,29 @@ public struct EntryLog: Sendable {
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {
+        filling.write(entry, toSlot: startAppend())
+        return finishAppend()
+    }
+
+    /// Appends an entry whose text is `text`, in UTF-8, without a `String`
+    /// of it when it fits in the entry; as `append(_:)`.
+    @discardableResult
+    public mutating func append(id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        filling.write(id: id, number: number, isHit: isHit, text: text, toSlot: startAppend())
+        return finishAppend()
+    }
+
+    /// Makes room in the chunk being filled; answers the slot to write.
+    private mutating func startAppend() -> Int {
         if fillingCount == EntryChunk.size {
             full.append(EntryChunk(filling))
             fillingCount = 0
         }
-        filling.write(entry, toSlot: fillingCount)
+        return fillingCount
+    }
+
+    /// Counts the entry just written, dropping the oldest if it is over capacity.
+    private mutating func finishAppend() -> Bool {
         fillingCount += 1
         count += 1
         guard count > capacity else { return false }

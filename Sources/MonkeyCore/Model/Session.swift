@@ -129,9 +129,28 @@ public struct Session: Sendable {
     /// of that one entry; returns it.
     mutating func absorb(text: String, isHit: Bool, bestLength best: Int) -> Entry {
         if isHit { hits += 1 }
+        raiseBest(to: best)
+        return append(text, isHit: isHit)
+    }
+
+    /// Takes in one entry typed from the session's next id whose text is
+    /// `text`, in UTF-8, as `absorb(text:isHit:bestLength:)` does but for
+    /// best progress (`raiseBest`), with no `String` of a text that fits in
+    /// the log's entry; returns its id and number.
+    mutating func absorb(bytes text: UnsafeBufferPointer<UInt8>, isHit: Bool) -> (id: UInt64, number: UInt64) {
+        if isHit { hits += 1 }
+        let (id, number) = (nextID, nextNumber)
+        nextID += 1
+        nextNumber += 1
+        typed += 1
+        log.append(id: id, number: number, isHit: isHit, text: text)
+        return (id, number)
+    }
+
+    /// Raises best progress to `best` characters of the target (no more than its length).
+    mutating func raiseBest(to best: Int) {
         // The target's length is read only on a rise: most ticks raise nothing.
         if best > bestLength { bestLength = max(bestLength, min(best, settings.target.length)) }
-        return append(text, isHit: isHit)
     }
 
     /// Applies new settings; a new target starts its hits and progress

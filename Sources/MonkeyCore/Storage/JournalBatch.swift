@@ -39,28 +39,34 @@ public struct JournalBatch: Sendable {
 
     /// Appends an entry `session` typed in `epoch`.
     public mutating func append(_ entry: Entry, session: SessionName, epoch: UInt64) {
-        let (id, number, isHit) = (entry.id, entry.number, entry.isHit)
+        entry.text.withUTF8Bytes { text in
+            append(id: entry.id, number: entry.number, isHit: entry.isHit, text: text, session: session, epoch: epoch)
+        }
+    }
+
+    /// Appends an entry `session` typed in `epoch` whose text is `text`, in UTF-8.
+    public mutating func append(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>, session: SessionName,
+        epoch: UInt64
+    ) {
         openRecord()
-        // Names of up to 15 bytes and short texts are stored in the strings
-        // themselves: no memory of their own to reach at every entry.
+        // Names of up to 15 bytes are stored in the strings themselves: no
+        // memory of their own to reach at every entry.
         session.text.withUTF8Bytes { name in
-            entry.text.withUTF8Bytes { text in
-                let textLength = UInt64(text.count)
-                let length =
-                    1 + name.count + VarInt.length(of: epoch) + VarInt.length(of: id) + VarInt.length(of: number) + 1
-                    + VarInt.length(of: textLength) + text.count
-                notePlace(name: name, epoch: epoch, length: length)
-                records.append(length: length) { item in
-                    item[0] = UInt8(name.count)
-                    UnsafeMutableRawBufferPointer(rebasing: item[1...]).copyMemory(from: UnsafeRawBufferPointer(name))
-                    var offset = VarInt.store(epoch, in: item, at: 1 + name.count)
-                    offset = VarInt.store(id, in: item, at: offset)
-                    offset = VarInt.store(number, in: item, at: offset)
-                    item[offset] = isHit ? 1 : 0
-                    offset = VarInt.store(textLength, in: item, at: offset + 1)
-                    UnsafeMutableRawBufferPointer(rebasing: item[offset...]).copyMemory(
-                        from: UnsafeRawBufferPointer(text))
-                }
+            let textLength = UInt64(text.count)
+            let length =
+                1 + name.count + VarInt.length(of: epoch) + VarInt.length(of: id) + VarInt.length(of: number) + 1
+                + VarInt.length(of: textLength) + text.count
+            notePlace(name: name, epoch: epoch, length: length)
+            records.append(length: length) { item in
+                item[0] = UInt8(name.count)
+                UnsafeMutableRawBufferPointer(rebasing: item[1...]).copyMemory(from: UnsafeRawBufferPointer(name))
+                var offset = VarInt.store(epoch, in: item, at: 1 + name.count)
+                offset = VarInt.store(id, in: item, at: offset)
+                offset = VarInt.store(number, in: item, at: offset)
+                item[offset] = isHit ? 1 : 0
+                offset = VarInt.store(textLength, in: item, at: offset + 1)
+                UnsafeMutableRawBufferPointer(rebasing: item[offset...]).copyMemory(from: UnsafeRawBufferPointer(text))
             }
         }
         sealIfLarge()
