@@ -76,7 +76,11 @@ final class SSHServer {
     private func start() throws -> Bool {
         // No PAM (it would want the system's configuration, and root), keys
         // only; StrictModes off because the keys lie in /tmp, which is
-        // world-writable. SetEnv's PATH overrides sshd's default one.
+        // world-writable. SetEnv's PATH overrides sshd's default one. Its
+        // SHLVL keeps bash, the remote shell, from reading the tester's
+        // ~/.bashrc, as it does for a command run by sshd at level 1: a
+        // `pyenv rehash` there printed to the commands' stderr when
+        // sessions raced for its lock.
         let configuration = """
             ListenAddress 127.0.0.1:\(port)
             HostKey \(directory.path)/host_ed25519
@@ -90,7 +94,7 @@ final class SSHServer {
             PermitRootLogin prohibit-password
             PermitUserEnvironment no
             AcceptEnv MONKEYD_SOCKET \(Self.sanitizerVariables.joined(separator: " "))
-            SetEnv PATH=\(Self.remotePath)
+            SetEnv PATH=\(Self.remotePath) SHLVL=1
             MaxStartups 100
             LogLevel INFO
 

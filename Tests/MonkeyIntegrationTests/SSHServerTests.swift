@@ -12,6 +12,15 @@ struct SSHServerTests {
         #expect(result.status == 0 && result.output == "hello from the far side\n", "\(result); \(server.output)")
     }
 
+    /// The remote shell starts a level up, so that bash reads no
+    /// ~/.bashrc of the tester's (it does for a command sshd runs at level
+    /// 1): what runs there could print to the commands' stderr.
+    @Test func theRemoteShellReadsNoBashrc() throws {
+        let server = try SSHServer()
+        let result = try server.run("echo \"$SHLVL\"")
+        #expect(result.status == 0 && result.output == "2\n", "\(result); \(server.output)")
+    }
+
     @Test func aKeyItDoesNotKnowIsRefused() throws {
         let server = try SSHServer()
         let result = try server.run("echo hello", key: server.strangerKey)
