@@ -8,7 +8,7 @@ import Testing
 struct SessionTableTests {
     static func scheduled(_ name: String, epoch: UInt64, entries: Int) throws -> Engine.ScheduledSession {
         var session = Session(name: try sessionName(name), settings: .defaults, retention: 100, epoch: epoch)
-        for index in 0..<entries { _ = session.absorb(text: "text \(index)", isHit: false, bestLength: 0) }
+        for index in 0..<entries { _ = session.absorb(text: "text \(index)", isHit: false) }
         return Engine.ScheduledSession(session: session, odds: nil)
     }
 

@@ -23,37 +23,29 @@ extension Engine {
         let target = scheduled.session.settings.target.target.isEmpty ? nil : scheduled.tables?.target
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
-        let isQuiet = encodesQuiet && !scheduled.isFollowed && scheduled.session.nextID < scheduled.attentionID
-        // The entry made whole (with a `String` of its text) only where a
-        // follower, the store or a hit's event reads it.
-        let (id, number, hit): (UInt64, UInt64, Entry?)
-        if isQuiet {
-            // Known quiet before it is typed (`TypedEntry.isQuiet`): its text
-            // goes from the typing scratch into the log and the journal's
-            // records as bytes.
-            (id, number, hit) = typist.typeEntry(
-                scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
-                seed: scheduled.session.settings.seed, best: &best, random: &random
-            ) { text, isHit in
+        let (isFollowed, attentionID) = (scheduled.isFollowed, scheduled.attentionID)
+        // Known quiet before it is typed (`TypedEntry.isQuiet`): its text goes
+        // from the typing scratch into the log and the journal's records as
+        // bytes. The entry is made whole (with a `String` of its text) only
+        // where a follower, the store or a hit's event reads it.
+        let isQuiet = encodesQuiet && !isFollowed && scheduled.session.nextID < attentionID
+        let (id, number, hit) = typist.typeEntry(
+            scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
+            seed: scheduled.session.settings.seed, best: &best, random: &random
+        ) { text, isHit -> (UInt64, UInt64, Entry?) in
+            guard !isQuiet else {
                 let (id, number) = scheduled.session.absorb(bytes: text, isHit: isHit)
                 journal.append(id: id, number: number, isHit: isHit, text: text, session: name, epoch: epoch)
-                let hit =
-                    isHit
-                    ? Entry(id: id, number: number, text: String(decoding: text, as: UTF8.self), isHit: true) : nil
-                return (id, number, hit)
+                return (id, number, isHit ? Entry(id: id, number: number, text: string(text), isHit: true) : nil)
             }
-            scheduled.session.raiseBest(to: best)
-        } else {
-            let (text, isHit) = typist.typeEntry(
-                scheduled.session.nextID, monkeys: monkeys, alphabet: alphabet, target: target,
-                seed: scheduled.session.settings.seed, best: &best, random: &random)
-            let entry = scheduled.session.absorb(text: text, isHit: isHit, bestLength: best)
+            let entry = scheduled.session.absorb(text: string(text), isHit: isHit)
             typed.append(
                 TypedEntry(
-                    session: name, epoch: epoch, entry: entry, isFollowed: scheduled.isFollowed,
-                    needsAttention: entry.id >= scheduled.attentionID))
-            (id, number, hit) = (entry.id, entry.number, isHit ? entry : nil)
+                    session: name, epoch: epoch, entry: entry, isFollowed: isFollowed,
+                    needsAttention: entry.id >= attentionID))
+            return (entry.id, entry.number, isHit ? entry : nil)
         }
+        scheduled.session.raiseBest(to: best)
         scheduled.entriesTyped &+= 1
         scheduled.rate.note(scheduled.entriesTyped, at: now)
         scheduled.charactersTyped &+= UInt64(monkeys)
@@ -72,5 +64,12 @@ extension Engine {
             scheduled.hitsTyped &+= 1
             events.append(Event(.hit(hit, target: matcher.target), session: name))
         }
+    }
+
+    /// A typed text as a `String`. Not `String(decoding:as:)`: this
+    /// initialiser makes a short ASCII text (five monkeys' entry) without a
+    /// pass to validate it; the typing kernel writes only whole characters.
+    private static func string(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: text.count) { $0.initialize(fromContentsOf: text) }
     }
 }

@@ -91,12 +91,20 @@ public struct Session: Sendable {
     }
 
     private mutating func append(_ text: String, isHit: Bool) -> Entry {
-        let entry = Entry(id: nextID, number: nextNumber, text: text, isHit: isHit)
-        nextID += 1
-        nextNumber += 1
-        typed += 1
+        let (id, number) = takeNextNumbers()
+        let entry = Entry(id: id, number: number, text: text, isHit: isHit)
         log.append(entry)
         return entry
+    }
+
+    /// The next entry's id and number, given to it: counted as typed.
+    private mutating func takeNextNumbers() -> (id: UInt64, number: UInt64) {
+        defer {
+            nextID += 1
+            nextNumber += 1
+            typed += 1
+        }
+        return (nextID, nextNumber)
     }
 
     /// Takes in a batch typed from the session's next id (a `TypingJob` made
@@ -126,23 +134,18 @@ public struct Session: Sendable {
 
     /// Takes in one entry typed from the session's next id with `text`
     /// (a timed tick's, `Typist.typeEntry`), as `absorb` takes in a batch
-    /// of that one entry; returns it.
-    mutating func absorb(text: String, isHit: Bool, bestLength best: Int) -> Entry {
+    /// of that one entry but for best progress (`raiseBest`); returns it.
+    mutating func absorb(text: String, isHit: Bool) -> Entry {
         if isHit { hits += 1 }
-        raiseBest(to: best)
         return append(text, isHit: isHit)
     }
 
-    /// Takes in one entry typed from the session's next id whose text is
-    /// `text`, in UTF-8, as `absorb(text:isHit:bestLength:)` does but for
-    /// best progress (`raiseBest`), with no `String` of a text that fits in
-    /// the log's entry; returns its id and number.
+    /// Takes in one entry as `absorb(text:isHit:)` does, its text in UTF-8,
+    /// with no `String` of a text that fits in the log's entry; returns its
+    /// id and number.
     mutating func absorb(bytes text: UnsafeBufferPointer<UInt8>, isHit: Bool) -> (id: UInt64, number: UInt64) {
         if isHit { hits += 1 }
-        let (id, number) = (nextID, nextNumber)
-        nextID += 1
-        nextNumber += 1
-        typed += 1
+        let (id, number) = takeNextNumbers()
         log.append(id: id, number: number, isHit: isHit, text: text)
         return (id, number)
     }

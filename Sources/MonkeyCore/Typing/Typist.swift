@@ -56,40 +56,22 @@ public struct Typist: Sendable {
     /// of that one entry, kept, gives, without a batch's set-up (no kept
     /// buffer, sink or job): at 10 Hz for thousands of sessions the set-up
     /// was most of a tick's cost. The text is typed into scratch and
-    /// searched for `target` (nil: the session has none).
-    public mutating func typeEntry(
-        _ id: UInt64, monkeys: Int, alphabet: TypingAlphabet, target: TypingTarget?, seed: TypingSeed?,
-        best: inout Int, random: inout WyRand
-    ) -> (text: String, isHit: Bool) {
-        typeEntry(id, monkeys: monkeys, alphabet: alphabet, target: target, seed: seed, best: &best, random: &random) {
-            text, isHit in
-            // Not `String(decoding:as:)`: this initialiser makes a short ASCII
-            // text (five monkeys' entry) without a pass to validate it.
-            let string = String(unsafeUninitializedCapacity: text.count) { string in
-                string.initialize(fromContentsOf: text)
-            }
-            return (string, isHit)
-        }
-    }
-
-    /// Types entry `id` as above and lends its text, in UTF-8 where it was
-    /// typed (valid only during the call), and whether it is a hit to
-    /// `body`: a tick whose entry nobody reads as text at once needs no
-    /// `String` of it.
+    /// searched for `target` (nil: the session has none), then lent to
+    /// `body` in UTF-8 where it was typed (valid only during the call), with
+    /// whether it is a hit: a tick whose entry nobody reads as text at once
+    /// needs no `String` of it.
     public mutating func typeEntry<Result>(
         _ id: UInt64, monkeys: Int, alphabet: TypingAlphabet, target: TypingTarget?, seed: TypingSeed?,
         best: inout Int, random: inout WyRand, _ body: (_ text: UnsafeBufferPointer<UInt8>, _ isHit: Bool) -> Result
     ) -> Result {
         _ = reserveScratch(monkeys: monkeys, alphabet: alphabet)
-        var progress = best
-        defer { best = progress }
         return withWriter(monkeys: monkeys, alphabet: alphabet, seed: seed, random: &random) {
             writer, stream, scratch in
             let text = UnsafeBufferPointer(start: scratch, count: writer.type(id, into: scratch, stream: &stream))
             var isHit = false
             if let target {
                 var search = TargetSearch(target)
-                isHit = search.search(text, best: &progress)
+                isHit = search.search(text, best: &best)
             }
             return body(text, isHit)
         }
