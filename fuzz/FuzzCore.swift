@@ -165,10 +165,13 @@ private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
 
 /// The same bytes as the files the daemon reads back: records of an
 /// entries journal (as they are, and sealed as one record so that its body
-/// is reached past the checksum), an entries file, a control log segment
-/// and a snapshot. Reading stops cleanly whatever they hold, the entries a
-/// journal yields come back the same through a new batch, and the records
-/// a control log yields come back the same once written again.
+/// is reached past the checksum), an entries file of each format version
+/// (the same two ways), a control log segment and a snapshot. Reading
+/// stops cleanly whatever they hold, the entries a journal yields come back
+/// the same through a new batch, the fold's reader takes what `decode`
+/// takes, an entries file's entries come back the same once written in the
+/// current format, and the records a control log yields come back the
+/// same once written again.
 private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + Array(bytes)
     sealed.withUnsafeMutableBytes { SealedRecord.seal($0) }
@@ -186,9 +189,20 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
         let again = JournalFile.decode(JournalFile.header + batch.records.bytes).entries
         precondition(
             again == contents.entries.filter { !$0.value.isEmpty }, "journal entries do not come back through a batch")
+        checkFoldScan(of: journal)
     }
-    let entries = EntryFile.decode(EntryFile.preamble(epoch: 1) + Array(bytes), keepingLast: 8)
-    precondition(entries.entries.count <= min(8, entries.recordCount), "an entries file kept more than it held")
+    let epoch: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
+    for file in [
+        EntryFile.preamble(epoch: 1) + Array(bytes), EntryFile.preamble(epoch: 1) + sealed,
+        EntryFile.headerVersion2 + epoch + Array(bytes), EntryFile.headerVersion2 + epoch + sealed,
+        EntryFile.headerVersion1 + Array(bytes), EntryFile.headerVersion1 + sealed,
+    ] {
+        let entries = EntryFile.decode(file, keepingLast: 8)
+        precondition(entries.entries.count <= min(8, entries.recordCount), "an entries file kept more than it held")
+        precondition(entries.validLength <= file.count, "an entries file read past its end")
+        let again = EntryFile.decode(EntryFile.encode(entries.entries, epoch: 1), keepingLast: 8)
+        precondition(again.damage == nil && again.entries == entries.entries, "entries do not come back once written")
+    }
     for log in [
         ControlFile.preamble(ControlFile.logHeader, segment: 1) + Array(bytes),
         ControlFile.preamble(ControlFile.logHeader, segment: 1) + sealed,
@@ -202,6 +216,45 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     let events = EventFile.decode(EventFile.header + Array(bytes))
     precondition(EventFile.decode(EventFile.encode(events.events)).events == events.events, "events do not come back")
     _ = ControlFile.decodeSnapshotLeniently(ControlFile.preamble(ControlFile.snapshotHeader, segment: 1) + Array(bytes))
+}
+
+/// The fold's reader (`JournalFile.scanEntries`, over the records after
+/// the header, as one chunk) visits the entries `decode` reads of the
+/// records it consumed, and stops where and why `decode` does: at the
+/// end, at a torn record, at damage, or at a record of a kind only
+/// `decode` reads, which it leaves to `decode` (read, or damaged there).
+private func checkFoldScan(of journal: [UInt8]) {
+    let start = JournalFile.header.count
+    var visited: [SessionEpoch: [Entry]] = [:]
+    let scan = journal.withUnsafeBytes { raw in
+        JournalFile.scanEntries(UnsafeRawBufferPointer(rebasing: raw[start...]), fileOffset: start) { item in
+            guard let name = SessionName(bytes: item.name.assumingMemoryBound(to: UInt8.self)) else {
+                preconditionFailure("the fold's reader visited an entry of no valid name")
+            }
+            let text = String(decoding: item.text, as: UTF8.self)
+            visited[SessionEpoch(name, item.epoch), default: []].append(
+                Entry(id: item.id, number: item.number, text: text, isHit: item.isHit))
+        }
+    }
+    let end = start + scan.consumed
+    precondition(end <= journal.count, "the fold's reader read past its chunk")
+    let read = JournalFile.decode(Array(journal[..<end]))
+    precondition(
+        read.damage == nil && read.entries.filter { !$0.value.isEmpty } == visited,
+        "the fold's reader and decode take different entries")
+    let whole = JournalFile.decode(journal)
+    switch scan.stop {
+    case .endOfChunk:
+        precondition(end == journal.count && whole.damage == nil, "the fold's reader ended early")
+    case .needsMore:
+        precondition(whole.damage == .truncatedRecord(offset: end), "the fold's reader waits for a record decode cuts")
+    case .damaged(let damage):
+        precondition(whole.damage == damage, "the fold's reader and decode find different damage")
+    case .otherKind:
+        precondition(
+            whole.validLength > end || whole.damage == .checksumMismatch(offset: end),
+            "the fold's reader left a record to decode that decode does not read")
+    }
 }
 
 /// The same bytes as what reaches the metrics listener: an HTTP request
