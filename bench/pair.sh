@@ -17,40 +17,15 @@ OLD=$(realpath "$1")
 NEW=$(realpath "$2")
 ROUNDS=${3:-3}
 SECONDS_EACH=${4:-60}
-WORK=$(mktemp -d /tmp/monkeyd-pair.XXXXXX)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-gcc -O2 -o "$WORK/loadclient" bench/loadclient.c
-
-wait_for_socket() {  # path pid
-    for _ in $(seq 300); do
-        [ -S "$1" ] && return 0
-        kill -0 "$2" 2>/dev/null || { echo "$0: monkeyd exited at start" >&2; exit 1; }
-        sleep 0.1
-    done
-    echo "$0: no socket at $1 after 30 s" >&2
-    exit 1
-}
+# shellcheck source=bench/daemon-lib.sh
+. bench/daemon-lib.sh
 
 for round in $(seq "$ROUNDS"); do
     PIDS=()
-    for build in old new; do
-        binary=$OLD
-        [ "$build" = new ] && binary=$NEW
-        directory="$WORK/$build$round"
-        mkdir -p "$directory/state"
-        : >"$directory/monkeyd.conf"
-        env -u NOTIFY_SOCKET "$binary" --socket "$directory/sock" --state-dir "$directory/state" \
-            --config "$directory/monkeyd.conf" >/dev/null 2>&1 &
-        PIDS+=($!)
-    done
-    wait_for_socket "$WORK/old$round/sock" "${PIDS[0]}"
-    wait_for_socket "$WORK/new$round/sock" "${PIDS[1]}"
+    start_monkeyd "$OLD" "$WORK/old$round"
+    start_monkeyd "$NEW" "$WORK/new$round"
+    wait_for_socket "$WORK/old$round" "${PIDS[0]}"
+    wait_for_socket "$WORK/new$round" "${PIDS[1]}"
     clients=()
     for index in 0 1; do
         build=old

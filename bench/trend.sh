@@ -16,23 +16,10 @@ cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 MONKEYD [SECONDS]" >&2; exit 2; }
 BINARY=$(realpath "$1")
 SECONDS_EACH=${2:-120}
-WORK=$(mktemp -d /tmp/monkeyd-trend.XXXXXX)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-gcc -O2 -o "$WORK/loadclient" bench/loadclient.c
-mkdir -p "$WORK/state"
-: >"$WORK/monkeyd.conf"
-env -u NOTIFY_SOCKET "$BINARY" --socket "$WORK/sock" --state-dir "$WORK/state" --config "$WORK/monkeyd.conf" \
-    >/dev/null 2>&1 &
-DAEMON=$!
-PIDS+=("$DAEMON")
-for _ in $(seq 300); do [ -S "$WORK/sock" ] && break; sleep 0.1; done
-[ -S "$WORK/sock" ] || { echo "$0: no socket after 30 s" >&2; exit 1; }
+# shellcheck source=bench/daemon-lib.sh
+. bench/daemon-lib.sh
+start_monkeyd "$BINARY" "$WORK"
+wait_for_socket "$WORK" "$DAEMON"
 # The client types on past the samples; it is stopped with the daemon.
 "$WORK/loadclient" typing "$WORK/sock" 10000 $((SECONDS_EACH + 300)) "$DAEMON" >/dev/null &
 PIDS+=($!)
