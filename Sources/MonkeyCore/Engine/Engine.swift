@@ -81,7 +81,7 @@ public struct Engine {
         var rate = RateMeter()
         /// The kernel's tables for its alphabet and target (see `typingTables()`).
         var tables: TypingTables?
-        // The fields above are what a timed tick reaches (see `SessionTable.prefetch`); those below are not.
+        // The fields above are what a timed tick reaches (see `SessionTable.hotBytes`); those below are not.
         /// The odds of its target with its settings (nil: no target),
         /// worked out when they change, never per tick.
         var odds: Odds?
@@ -300,13 +300,12 @@ public struct Engine {
         let plan = self.plan
         for (index, item) in batch.enumerated() {
             if index == followedCount && followedCount > 0 { afterFollowed(typed[firstTyped...]) }
-            if index &+ Self.prefetchDistance < batch.count {
-                sessions.prefetch(slot: batch[index &+ Self.prefetchDistance].slot)
-            }
-            if index &+ 1 < batch.count { sessions.prefetchBeyond(slot: batch[index &+ 1].slot) }
             // Checked again: a session scheduled twice for the same time ticks once.
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
-            let outcome = sessions.withSession(inSlot: item.slot) { scheduled -> TickOutcome in
+            let ahead = index &+ Self.prefetchDistance < batch.count ? batch[index &+ Self.prefetchDistance].slot : nil
+            let next = index &+ 1 < batch.count ? batch[index &+ 1].slot : nil
+            let outcome = sessions.withSession(inSlot: item.slot, prefetching: ahead, andBeyond: next) {
+                scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
                 guard interval > 0 else { return .flatOut }
                 guard plan.mayRun(due: item.due, interval: interval, now: now) else { return .notYet }
@@ -360,8 +359,9 @@ public struct Engine {
     }
 
     /// How many items ahead of its tick a session is brought into the
-    /// caches (`SessionTable.prefetch`): a tick takes a few hundred
-    /// nanoseconds, about as long as memory takes to answer.
+    /// caches (`SessionTable.withSession(inSlot:prefetching:andBeyond:_:)`):
+    /// a tick takes a few hundred nanoseconds, about as long as memory
+    /// takes to answer.
     private static let prefetchDistance = 2
 
     /// What popping one current heap item did.
