@@ -304,7 +304,7 @@ public struct Engine {
             guard sessions.due(ofSlot: item.slot) == item.due else { continue }
             let aheadIndex = index &+ Self.prefetchDistance
             let ahead = aheadIndex < batch.count ? batch[aheadIndex].slot : nil
-            let next = aheadIndex &- 1 < batch.count ? batch[aheadIndex &- 1].slot : nil
+            let next = index &+ 1 < batch.count ? batch[index &+ 1].slot : nil
             let outcome = sessions.withSession(inSlot: item.slot, prefetching: ahead, andBeyond: next) {
                 scheduled -> TickOutcome in
                 let interval = scheduled.session.settings.interval.nanoseconds
@@ -361,13 +361,15 @@ public struct Engine {
 
     /// How many items ahead of its tick a session is brought into the
     /// caches (`SessionTable.withSession(inSlot:prefetching:andBeyond:_:)`);
-    /// what its next append reaches beyond it is asked for one item later,
-    /// reading the session then on its way. A tick takes about as long as
-    /// memory takes to answer: at 2 (and 1) a tick's first read of its
-    /// session waited on memory, 6 % of the daemon's samples, and 3 took
-    /// 7 % off the many-sessions row (two builds at once, 3 rounds: 0.93,
-    /// 0.96, 0.93); 4 was the same as 3. `tick-bench` shows none of it: its
-    /// sessions stay in the last-level cache.
+    /// what its next append reaches beyond it is asked for one item ahead,
+    /// reading the session brought in two ticks before. A tick takes about
+    /// as long as memory takes to answer. In the many-sessions row (two
+    /// builds at once, 3 rounds each), against 2 and 1, where a tick's first
+    /// read of its session waited on memory (6 % of the daemon's samples):
+    /// 3 and 2 gave 0.93, 0.96, 0.93, the log read a tick after its
+    /// session's prefetch still waiting; then 3 and 1 gave 0.98, 0.91, 0.93
+    /// of that; 4 and 3, and 4 and 2, no more. `tick-bench` shows none of
+    /// it: its sessions stay in the last-level cache.
     private static let prefetchDistance = 3
 
     /// What popping one current heap item did.
