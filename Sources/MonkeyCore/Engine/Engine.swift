@@ -363,13 +363,9 @@ public struct Engine {
     /// caches (`SessionTable.withSession(inSlot:prefetching:andBeyond:_:)`);
     /// what its next append reaches beyond it is asked for one item ahead,
     /// reading the session brought in two ticks before. A tick takes about
-    /// as long as memory takes to answer. In the many-sessions row (two
-    /// builds at once, 3 rounds each), against 2 and 1, where a tick's first
-    /// read of its session waited on memory (6 % of the daemon's samples):
-    /// 3 and 2 gave 0.93, 0.96, 0.93, the log read a tick after its
-    /// session's prefetch still waiting; then 3 and 1 gave 0.98, 0.91, 0.93
-    /// of that; 4 and 3, and 4 and 2, no more. `tick-bench` shows none of
-    /// it: its sessions stay in the last-level cache.
+    /// as long as memory takes to answer: at 2 (and 1) a tick's first read
+    /// of its session, and at 3 and 2 its read of the next session's log,
+    /// still waited on memory; 4 was no better than 3 (BENCHMARKS.md).
     private static let prefetchDistance = 3
 
     /// What popping one current heap item did.

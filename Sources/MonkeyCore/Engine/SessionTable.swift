@@ -127,11 +127,9 @@ struct SessionTable {
         }
     }
 
-    /// Mutates the session in `slot` in place (the tick path: no copy of its log).
+    /// Mutates the session in `slot` in place (no copy of its log); nil for a free slot.
     mutating func withSession<Result>(inSlot slot: Int, _ body: (inout Engine.ScheduledSession) -> Result) -> Result? {
-        guard slot < slots.count else { return nil }
-        // Optional chaining mutates the element where it lies.
-        return slots[slot]?.modify(body)
+        withSession(inSlot: slot, prefetching: nil, andBeyond: nil, body)
     }
 
     /// The tick path's one access to the table for a session: starts
@@ -140,8 +138,7 @@ struct SessionTable {
     /// (`EntryLog.prefetchForNextAppend`), then mutates the session in
     /// `slot` in place; nil for a free slot. One access through the slots'
     /// address: three (two lends and Array's `modify`) retained and
-    /// released the slots' storage and checked a lazy static at every
-    /// tick, 6 % of a tick in `tick-bench`.
+    /// released the slots' storage at every tick.
     mutating func withSession<Result>(
         inSlot slot: Int, prefetching ahead: Int?, andBeyond next: Int?,
         _ body: (inout Engine.ScheduledSession) -> Result
