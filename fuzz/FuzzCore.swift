@@ -165,10 +165,11 @@ private func runTextReaders(_ bytes: UnsafeRawBufferPointer) {
 
 /// The same bytes as the files the daemon reads back: records of an
 /// entries journal (as they are, and sealed as one record so that its body
-/// is reached past the checksum), an entries file of each format version
+/// is reached past the checksum; of this format version and the one
+/// before), an entries file of each format version
 /// (the same two ways), a control log segment and a snapshot. Reading
 /// stops cleanly whatever they hold, the entries a journal yields come back
-/// the same through a new batch, the fold's reader takes what `decode`
+/// the same through a new batch and through its grouping, the fold's reader takes what `decode`
 /// takes, an entries file's entries come back the same once written in the
 /// current format, and the records a control log yields come back the
 /// same once written again.
@@ -189,7 +190,23 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
         let again = JournalFile.decode(JournalFile.header + batch.records.bytes).entries
         precondition(
             again == contents.entries.filter { !$0.value.isEmpty }, "journal entries do not come back through a batch")
+        // Grouping sorts by a table of 65,536 counts: only when there is something to group.
+        var grouping = JournalGrouping()
+        if !batch.isEmpty, let grouped = grouping.group(batch) {
+            let regrouped = JournalFile.decode(JournalFile.header + grouped)
+            precondition(regrouped.damage == nil, "a grouped batch reads as damaged")
+            checkFoldScan(of: JournalFile.header + grouped)
+            precondition(regrouped.entries == again, "journal entries do not come back grouped")
+        }
         checkFoldScan(of: journal)
+    }
+    // Journals of the release before groups are read (by `decode` only).
+    for journal in [JournalFile.headerVersion3 + Array(bytes), JournalFile.headerVersion3 + sealed] {
+        let contents = JournalFile.decode(journal)
+        precondition(
+            (contents.damage == nil) == (contents.validLength == journal.count)
+                && contents.validLength >= JournalFile.header.count,
+            "a journal of version 3 read past its end or stopped without saying why")
     }
     let epoch: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
     for file in [
@@ -236,6 +253,25 @@ private func checkFoldScan(of journal: [UInt8]) {
                 Entry(id: item.id, number: item.number, text: text, isHit: item.isHit))
         }
     }
+    // A group at a time, as the fold takes them: what a group says of its entries is what they hold.
+    let groupScan = journal.withUnsafeBytes { raw in
+        JournalFile.scanGroups(UnsafeRawBufferPointer(rebasing: raw[start...]), fileOffset: start) { group in
+            var offset = 0
+            var ids: [(id: UInt64, number: UInt64)] = []
+            for _ in 0..<group.count {
+                let entry = group.entry(at: offset)
+                ids.append((entry.id, entry.number))
+                offset = entry.end
+            }
+            let rises = zip(ids, ids.dropFirst()).allSatisfy { $1.id > $0.id && $1.number > $0.number }
+            guard let first = ids.first, let last = ids.last else { preconditionFailure("a group of no entries") }
+            precondition(
+                offset == group.entries.count && first == group.first && last == group.last
+                    && rises == group.isIncreasing,
+                "a group says other than its entries hold")
+        }
+    }
+    precondition(groupScan == scan, "the fold's reader stops elsewhere a group at a time")
     let end = start + scan.consumed
     precondition(end <= journal.count, "the fold's reader read past its chunk")
     let read = JournalFile.decode(Array(journal[..<end]))

@@ -62,7 +62,7 @@ struct JournalBatchTests {
         for id in UInt64(1)...1_000 {
             spare.append(Entry(id: id, number: id, text: "a", isHit: false), session: name, epoch: 3)
         }
-        spare.append(encoded: UnsafeRawBufferPointer(start: nil, count: 0))
+        try JournalGroupingTests.withGroup(of: "s", epoch: 3) { spare.append(groups: $0, at: [UInt64($0.count) << 32]) }
         #expect(spare.places == nil)
         let recordsBefore = spare.records.bytes.withUnsafeBytes { $0.baseAddress }
         var batch = JournalBatch(reusing: consume spare)

@@ -76,7 +76,35 @@ struct JournalFileTests {
             contents.entries == [
                 try Self.key("a"): [Self.a1, Self.a2, Self.a3], try Self.key("b"): [Self.b1, Self.b2],
             ])
-        #expect(contents.version == 3)
+        #expect(contents.version == 4)
+    }
+
+    /// A record as format version 3 wrote it: each entry with its session's name and epoch.
+    static func versionThreeRecord(_ entries: [(String, Entry)]) -> [UInt8] {
+        var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [3]
+        for (session, entry) in entries {
+            record.append(UInt8(session.utf8.count))
+            record += session.utf8
+            VarInt.append(session == "a" ? 4 : 5, to: &record)
+            VarInt.append(entry.id, to: &record)
+            VarInt.append(entry.number, to: &record)
+            record.append(entry.isHit ? 1 : 0)
+            VarInt.append(UInt64(entry.text.utf8.count), to: &record)
+            record += entry.text.utf8
+        }
+        record.withUnsafeMutableBytes { SealedRecord.seal($0) }
+        return record
+    }
+
+    /// A journal of the release before groups is read as it was written;
+    /// a record of that format in a journal of this one is damage.
+    @Test func aJournalOfVersionThreeIsRead() throws {
+        let bytes = JournalFile.headerVersion3 + Self.batches.flatMap { Self.versionThreeRecord($0) }
+        let contents = JournalFile.decode(bytes)
+        #expect(contents.damage == nil && contents.version == 3 && contents.validLength == bytes.count)
+        #expect(contents.entries == JournalFile.decode(Self.journal(Self.batches)).entries)
+        let mixed = JournalFile.decode(JournalFile.header + Self.versionThreeRecord(Self.interleaved))
+        #expect(mixed.damage == .checksumMismatch(offset: JournalFile.header.count) && mixed.entries.isEmpty)
     }
 
     /// A session's entries of two epochs (before and after a CLEAR) stay apart.

@@ -85,7 +85,7 @@ struct JournalGroupingTests {
         var grouping = JournalGrouping()
         let result = grouping.group(batch)
         let grouped = try #require(result)
-        #expect(grouped.count == batch.records.count)
+        #expect(grouped.count < batch.records.count)
         let lengths = JournalBatchTests.recordLengths(grouped)
         #expect(lengths.count > 1)
         #expect(lengths.allSatisfy { $0 < JournalFile.entriesRecordLimit + 64 })
@@ -131,9 +131,75 @@ struct JournalGroupingTests {
     @Test func aBatchOfEncodedEntriesIsLeftAsItIs() throws {
         var batch = Self.batch(Array(try Self.typed().prefix(3)))
         #expect(batch.places?.count == 3)
-        batch.append(encoded: UnsafeRawBufferPointer(start: nil, count: 0))
+        try Self.withGroup(of: "a", epoch: 2) { batch.append(groups: $0, at: [UInt64($0.count) << 32]) }
         #expect(batch.places == nil)
         var grouping = JournalGrouping()
         #expect(grouping.group(batch) == nil)
+    }
+
+    /// The bytes of a group of one entry of `session`, as a batch writes it.
+    static func withGroup(of session: String, epoch: UInt64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        var one = JournalBatch()
+        one.append(
+            Entry(id: 1, number: 1, text: "x", isHit: false), session: try #require(SessionName(session)), epoch: epoch)
+        one.seal()
+        one.records.bytes.withUnsafeBytes {
+            body(UnsafeRawBufferPointer(rebasing: $0[(JournalFile.recordHeaderLength + 1)...]))
+        }
+    }
+
+    /// The (name, epoch, count) of each group of `records`' entries records, in order.
+    static func groups(_ records: ArraySlice<UInt8>) -> [(String, UInt64, Int)] {
+        var groups: [(String, UInt64, Int)] = []
+        records.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
+                let body = UnsafeRawBufferPointer(
+                    rebasing: bytes[
+                        (offset + JournalFile.recordHeaderLength)..<(offset + JournalFile.recordHeaderLength + length)])
+                let isWellFormed = JournalFile.forEachEntry(inGroups: body) { group in
+                    groups.append((String(decoding: group.name, as: UTF8.self), group.epoch, group.count))
+                    return true
+                } _: { _ in
+                }
+                #expect(isWellFormed)
+                offset += JournalFile.recordHeaderLength + length
+            }
+        }
+        return groups
+    }
+
+    /// Typed, each entry is a group of its own; grouped, a session's
+    /// entries of a sync share one name and epoch, up to 255 of them.
+    @Test func aSessionsEntriesOfASyncShareTheirNameAndEpoch() throws {
+        let typed = try Self.typed()
+        let batch = Self.batch(typed)
+        #expect(Self.groups(batch.records.bytes).count == typed.count)
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        let groups = Self.groups(grouped)
+        // 500 of "a", "ab" and "c" each (255 and 245), 250 of "b" in each of two epochs.
+        #expect(
+            groups.map { "\($0.0) \($0.1) \($0.2)" }.sorted() == [
+                "a 2 245", "a 2 255", "ab 3 245", "ab 3 255", "b 4 250", "b 7 250", "c 5 245", "c 5 255",
+            ])
+        // Each entry but a group's first lost its name, epoch and count: 3 or 4 bytes here.
+        #expect(batch.records.count - grouped.count >= (typed.count - groups.count) * 3)
+    }
+
+    /// A group joins the one before only when it is of the same session
+    /// and epoch, byte for byte: not "ab" after "a", nor another epoch.
+    @Test func aGroupJoinsOnlyTheSameSessionAndEpoch() throws {
+        var batch = JournalBatch()
+        for (session, epoch) in [("a", 2), ("a", 2), ("ab", 2), ("ab", 3), ("a", 2), ("a", 2)] as [(String, UInt64)] {
+            try Self.withGroup(of: session, epoch: epoch) { batch.append(groups: $0, at: [UInt64($0.count) << 32]) }
+        }
+        batch.seal()
+        #expect(
+            Self.groups(batch.records.bytes).map { "\($0.0) \($0.1) \($0.2)" } == [
+                "a 2 2", "ab 2 1", "ab 3 1", "a 2 2",
+            ])
     }
 }

@@ -121,4 +121,37 @@ struct JournalScanTests {
         #expect(entries.values.joined().count == 1)
         #expect(scan == JournalScan(consumed: records.count, stop: .otherKind))
     }
+
+    /// Scanned a group at a time, as a fold takes them: each group's first
+    /// and last ids and numbers, and whether they rise throughout, as its
+    /// entries say.
+    @Test func aGroupSaysWhereItsEntriesStartAndEndAndWhetherTheyRise() throws {
+        var batch = JournalBatch()
+        let (a, b) = (try #require(SessionName("a")), try #require(SessionName("b")))
+        for (session, id, number) in [(a, 5, 5), (a, 6, 7), (a, 9, 8), (b, 3, 3), (b, 4, 2), (b, 5, 6)] {
+            batch.append(
+                Entry(id: UInt64(id), number: UInt64(number), text: "q", isHit: false), session: session, epoch: 1)
+        }
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        var groups: [String] = []
+        let scan = grouped.withUnsafeBytes { bytes in
+            JournalFile.scanGroups(bytes, fileOffset: JournalFile.header.count) { group in
+                var ids: [UInt64] = []
+                var offset = 0
+                for _ in 0..<group.count {
+                    let entry = group.entry(at: offset)
+                    ids.append(entry.id)
+                    offset = entry.end
+                }
+                #expect(offset == group.entries.count)
+                groups.append(
+                    "\(String(decoding: group.name, as: UTF8.self)) \(ids) \(group.first.id)/\(group.first.number)"
+                        + " \(group.last.id)/\(group.last.number) \(group.isIncreasing)")
+            }
+        }
+        #expect(scan == JournalScan(consumed: grouped.count, stop: .endOfChunk))
+        #expect(groups.sorted() == ["a [5, 6, 9] 5/5 9/8 true", "b [3, 4, 5] 3/3 5/6 false"])
+    }
 }

@@ -87,11 +87,27 @@ struct RecordLayoutTests {
         batch.seal()
         let nameBytes = Array(name.utf8)
         let text = Array(Self.entry.text.utf8)
+        // Typed, each entry is a group of its own: name, epoch, a count of 1, the entry.
         let expected = Self.framed(
-            [3, UInt8(nameBytes.count)] + nameBytes + Self.leb128(200) + Self.leb128(Self.entry.id)
+            [3, UInt8(nameBytes.count)] + nameBytes + Self.leb128(200) + [1] + Self.leb128(Self.entry.id)
                 + Self.leb128(Self.entry.number) + [1] + Self.leb128(UInt64(text.count)) + text + [1]
-                + Array("t".utf8) + [0x01, 0xAC, 0x02, 0x02, 0x00, 0x00])
+                + Array("t".utf8) + [0x01, 0x01, 0xAC, 0x02, 0x02, 0x00, 0x00])
         #expect(Array(batch.records.bytes) == expected)
+    }
+
+    /// Grouped at a sync, a session's entries follow one head, its count
+    /// counting them.
+    @Test func aJournalEntriesRecordGrouped() throws {
+        let name = try #require(SessionName("s"))
+        var batch = JournalBatch()
+        batch.append(Entry(id: 1, number: 1, text: "ab", isHit: false), session: name, epoch: 200)
+        batch.append(Entry(id: 2, number: 2, text: "", isHit: true), session: name, epoch: 200)
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        let expected = Self.framed(
+            [3, 1] + Array("s".utf8) + Self.leb128(200) + [2] + [1, 1, 0, 2] + Array("ab".utf8) + [2, 2, 1, 0])
+        #expect(Array(grouped) == expected)
     }
 
     @Test func anEntriesFilePreamble() {

@@ -5,7 +5,7 @@
 /// holds one epoch: after a CLEAR the next fold starts it afresh.
 ///
 /// From format version 3 on, a record's body is a run of entries, each as
-/// the journal holds it after the session's name and epoch (`JournalFile`):
+/// the journal holds it after its group's head (`JournalFile`, `JournalGroup`):
 /// `id`, `number` (`VarInt`s), `flags` (u8, bit 0 = hit), the text's length
 /// in bytes (a `VarInt`) and the text in UTF-8. One checksum covers the
 /// run, so that a fold copies each entry's bytes from the journal as they
@@ -287,7 +287,7 @@ extension EntryFile {
             isHit: entry.isHit)
     }
 
-    /// One entry of a run (or of the journal, after the name and epoch), read in place.
+    /// One entry of a run (or of the journal, after its group's head), read in place.
     struct RunEntry {
         let id: UInt64
         let number: UInt64

@@ -19,7 +19,7 @@ public struct JournalContents: Sendable, Equatable {
     /// Entries by session and epoch, in journal order.
     public var entries: [SessionEpoch: [Entry]] = [:]
     /// The format version the journal was written in.
-    public var version: UInt8 = 3
+    public var version: UInt8 = JournalFile.version
     /// Bytes from the start that hold the header and good records.
     public var validLength = 0
     /// Why the rest was not read, if there is a rest.
@@ -29,12 +29,13 @@ public struct JournalContents: Sendable, Equatable {
 }
 
 extension JournalFile {
-    /// Reads a journal of either format version, stopping at the first
+    /// Reads a journal of any format version, stopping at the first
     /// record that is torn or corrupt.
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> JournalContents {
         var contents = JournalContents()
         let versionByte = bytes.count >= header.count ? bytes[header.count - 1] : header[header.count - 1]
-        let expected = [headerVersion1, headerVersion2, header].first { $0.last == versionByte } ?? header
+        let expected =
+            [headerVersion1, headerVersion2, headerVersion3, header].first { $0.last == versionByte } ?? header
         guard EntryFileContents.Damage.checkHeader(expected, of: bytes, damage: &contents.damage) else {
             return contents
         }
@@ -63,7 +64,7 @@ extension JournalFile {
             guard stored == computed,
                 let changes = changes(
                     in: UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + length)]),
-                    hasEpochs: contents.version >= 3)
+                    version: contents.version)
             else {
                 contents.damage = .checksumMismatch(offset: offset)
                 break
@@ -87,15 +88,26 @@ extension JournalFile {
 
     /// What one record's body says, in order: an entry a session typed, or
     /// nil for a fresh start; nil if the body is malformed.
-    private static func changes(in body: UnsafeRawBufferPointer, hasEpochs: Bool) -> [(SessionEpoch, Entry?)]? {
+    private static func changes(in body: UnsafeRawBufferPointer, version: UInt8) -> [(SessionEpoch, Entry?)]? {
         switch Kind(rawValue: body[0]) {
+        case .entries where version >= 4:
+            var changes: [(SessionEpoch, Entry?)] = []
+            var name: SessionName?
+            let isWellFormed = forEachEntry(inGroups: body) { group in
+                name = sessionName(group.name)
+                return name != nil
+            } _: { item in
+                guard let name else { return }
+                changes.append((SessionEpoch(name, item.epoch), entry(item)))
+            }
+            return isWellFormed ? changes : nil
         case .entries:
             var changes: [(SessionEpoch, Entry?)] = []
             var offset = 1
             // Consecutive entries of one session need its name checked once.
             var last: (bytes: UnsafeRawBufferPointer, name: SessionName)?
             while offset < body.count {
-                guard let item = JournalEntryItem(body, at: offset, end: body.count, hasEpoch: hasEpochs) else {
+                guard let item = JournalEntryItem(body, at: offset, end: body.count, hasEpoch: version >= 3) else {
                     return nil
                 }
                 let name: SessionName
@@ -106,12 +118,7 @@ extension JournalFile {
                     name = itemName
                 }
                 last = (item.name, name)
-                let text = String(decoding: item.text, as: UTF8.self)
-                changes.append(
-                    (
-                        SessionEpoch(name, item.epoch),
-                        Entry(id: item.id, number: item.number, text: text, isHit: item.isHit)
-                    ))
+                changes.append((SessionEpoch(name, item.epoch), entry(item)))
                 offset = item.end
             }
             return changes
@@ -139,6 +146,10 @@ extension JournalFile {
         case nil:
             return nil
         }
+    }
+
+    private static func entry(_ item: JournalEntryItem) -> Entry {
+        Entry(id: item.id, number: item.number, text: String(decoding: item.text, as: UTF8.self), isHit: item.isHit)
     }
 
     private static func sessionName(_ bytes: UnsafeRawBufferPointer) -> SessionName? {

@@ -16,19 +16,81 @@ public struct JournalScan: Sendable, Equatable {
         /// The record at `consumed` is damage: reading stops there.
         case damaged(EntryFileContents.Damage)
         /// The record at `consumed` is of a kind only `decode` reads (a
-        /// fresh start or a single entry, which format version 3 never writes).
+        /// fresh start or a single entry, which format version 4 never writes).
         case otherKind
     }
 }
 
+/// One group of a journal entries record as a scan hands it over: a
+/// session's entries of one epoch, read in place (valid while the chunk is).
+public struct JournalGroupItem {
+    /// The session's name in UTF-8, a valid name.
+    public let name: UnsafeRawBufferPointer
+    public let epoch: UInt64
+    /// Its entries, at least one.
+    public let count: Int
+    /// Its entries' bytes, as a run of an entries file holds them (`EntryFile`).
+    public let entries: UnsafeRawBufferPointer
+    /// Its first entry's id and number, and its last's.
+    public let first: (id: UInt64, number: UInt64)
+    public let last: (id: UInt64, number: UInt64)
+    /// Each entry's id and number are above the one before's: a fold that
+    /// takes the first takes them all, without reading them again.
+    public let isIncreasing: Bool
+
+    /// The entry at `offset` of `entries` (0 for the first; the one
+    /// before's `end` for the next), read in place.
+    public func entry(at offset: Int) -> JournalGroupEntry {
+        guard let entry = EntryFile.RunEntry(entries, at: offset) else {
+            preconditionFailure("a scanned group's entries read again")
+        }
+        return JournalGroupEntry(
+            id: entry.id, number: entry.number, isHit: entry.isHit,
+            text: UnsafeRawBufferPointer(rebasing: entries[entry.text]), end: entry.end)
+    }
+}
+
+/// One entry of a `JournalGroupItem`.
+public struct JournalGroupEntry {
+    public let id: UInt64
+    public let number: UInt64
+    public let isHit: Bool
+    /// The text in UTF-8.
+    public let text: UnsafeRawBufferPointer
+    /// The offset just past it in its group's `entries`.
+    public let end: Int
+}
+
 extension JournalFile {
-    /// Reads the whole records of a journal of format version 3 in `chunk`,
+    /// Reads the whole records of a journal of format version 4 in `chunk`,
     /// which starts at a record boundary `fileOffset` bytes into the file
     /// (damage is reported at its offset in the file), handing each entry to
     /// `visit` in journal order.
     public static func scanEntries(
         _ chunk: UnsafeRawBufferPointer, fileOffset: Int, visit: (JournalEntryItem) -> Void
     ) -> JournalScan {
+        scanGroups(chunk, fileOffset: fileOffset) { group in
+            var offset = 0
+            for _ in 0..<group.count {
+                let entry = group.entry(at: offset)
+                visit(
+                    JournalEntryItem(
+                        name: group.name, epoch: group.epoch, id: entry.id, number: entry.number, isHit: entry.isHit,
+                        text: entry.text, end: entry.end,
+                        entry: UnsafeRawBufferPointer(rebasing: group.entries[offset..<entry.end])))
+                offset = entry.end
+            }
+        }
+    }
+
+    /// Reads the whole records of a journal of format version 4 in `chunk`,
+    /// as `scanEntries` does, handing each group of entries to `visit`:
+    /// what a fold takes a group at a time.
+    public static func scanGroups(
+        _ chunk: UnsafeRawBufferPointer, fileOffset: Int, visit: (JournalGroupItem) -> Void
+    ) -> JournalScan {
+        // Each group of a record, found as the record is checked.
+        var groups: [CheckedGroup] = []
         var offset = 0
         while offset < chunk.count {
             let at = fileOffset + offset
@@ -56,29 +118,53 @@ extension JournalFile {
                 return JournalScan(consumed: offset, stop: .otherKind)
             }
             // A record is taken whole or not at all: checked first, then read.
-            guard isWellFormed(entries: body) else {
+            guard isWellFormed(entries: body, groups: &groups) else {
                 return JournalScan(consumed: offset, stop: .damaged(.checksumMismatch(offset: at)))
             }
-            var position = 1
-            while position < body.count,
-                let item = JournalEntryItem(body, at: position, end: body.count, hasEpoch: true)
-            {
-                visit(item)
-                position = item.end
+            for checked in groups {
+                let group = checked.head
+                visit(
+                    JournalGroupItem(
+                        name: group.name, epoch: group.epoch, count: group.count,
+                        entries: UnsafeRawBufferPointer(rebasing: body[group.entriesStart..<checked.end]),
+                        first: checked.first, last: checked.last, isIncreasing: checked.isIncreasing))
             }
             offset = bodyStart + length
         }
         return JournalScan(consumed: offset, stop: .endOfChunk)
     }
 
-    /// Whether an entries record's body holds whole entries of valid session names.
-    private static func isWellFormed(entries body: UnsafeRawBufferPointer) -> Bool {
+    /// A group of a record that was checked, with what its entries told.
+    private struct CheckedGroup {
+        let head: JournalGroup
+        let end: Int
+        let first: (id: UInt64, number: UInt64)
+        let last: (id: UInt64, number: UInt64)
+        let isIncreasing: Bool
+    }
+
+    /// Whether an entries record's body holds whole groups of whole entries
+    /// of valid session names; `groups` says what each group holds.
+    private static func isWellFormed(entries body: UnsafeRawBufferPointer, groups: inout [CheckedGroup]) -> Bool {
+        groups.removeAll(keepingCapacity: true)
         var position = 1
         while position < body.count {
-            guard let item = JournalEntryItem(body, at: position, end: body.count, hasEpoch: true),
-                SessionName.isValid(bytes: item.name)
+            guard let group = JournalGroup(body, at: position), SessionName.isValid(bytes: group.name),
+                let first = EntryFile.RunEntry(body, at: group.entriesStart)
             else { return false }
-            position = item.end
+            position = first.end
+            var last = (id: first.id, number: first.number)
+            var isIncreasing = true
+            for _ in 1..<group.count {
+                guard let entry = EntryFile.RunEntry(body, at: position) else { return false }
+                isIncreasing = isIncreasing && entry.id > last.id && entry.number > last.number
+                last = (entry.id, entry.number)
+                position = entry.end
+            }
+            groups.append(
+                CheckedGroup(
+                    head: group, end: position, first: (first.id, first.number), last: last, isIncreasing: isIncreasing)
+            )
         }
         return true
     }

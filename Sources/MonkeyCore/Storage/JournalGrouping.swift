@@ -1,8 +1,7 @@
-internal import CPrefetch
-
 /// A sync's typed entries regrouped by session on their way to the
 /// journal: within one sync each session's entries follow one another, in
-/// the order they were typed.
+/// the order they were typed, in groups of up to 255 under one name and
+/// epoch (`JournalGroup`).
 ///
 /// Typed in tick order, with 10,000 sessions every entry of the journal
 /// belongs to another session than the one before; the fold then met each
@@ -32,27 +31,10 @@ public struct JournalGrouping: Sendable {
         guard batch.count <= largestBatch, let places = batch.places else { return nil }
         sort(places)
         grouped = JournalBatch(reusing: grouped)
-        batch.records.bytes.withUnsafeBytes { records in
-            guard let base = records.baseAddress else { return }
-            for (index, place) in order.enumerated() {
-                // Taken in session order, the entries lie all over a batch
-                // larger than the caches: each copy waited on memory.
-                if index &+ Self.prefetchDistance < order.count {
-                    monkey_prefetch_for_reading(
-                        base + Int(truncatingIfNeeded: order[index &+ Self.prefetchDistance] & 0xFFFF_FFFF))
-                }
-                let start = Int(truncatingIfNeeded: place & 0xFFFF_FFFF)
-                let length = Int(truncatingIfNeeded: place >> 32 & 0xFFFF)
-                grouped.append(encoded: UnsafeRawBufferPointer(rebasing: records[start..<(start + length)]))
-            }
-        }
+        batch.records.bytes.withUnsafeBytes { grouped.append(groups: $0, at: order) }
         grouped.seal()
         return grouped.records.bytes
     }
-
-    /// How many entries ahead of its copy an entry is asked for: a copy
-    /// takes some tens of nanoseconds, memory a few hundred.
-    private static let prefetchDistance = 8
 
     /// A counting sort by the places' 16-bit session hashes: stable, so
     /// each session's entries keep their typing order. Two passes over the

@@ -31,6 +31,21 @@ public struct RecordBuffer: Sendable {
         count += length
     }
 
+    /// Calls `body` with the whole buffer, records and then room for at
+    /// least `most` bytes after them, and the count of the records; `body`
+    /// may change the records and returns how many bytes of the room it
+    /// filled, which are appended. One access where reading the records
+    /// and then appending took two.
+    public mutating func withRoom(for most: Int, _ body: (UnsafeMutableRawBufferPointer, Int) -> Int) {
+        if storage.count - count < most {
+            storage.append(contentsOf: repeatElement(0, count: max(most, storage.count, 4096)))
+        }
+        let start = count
+        let filled = storage.withUnsafeMutableBytes { body($0, start) }
+        precondition(filled >= 0 && filled <= most, "a record buffer filled past the room it gave")
+        count += filled
+    }
+
     /// Appends bytes as they are.
     public mutating func append(contentsOf bytes: some Collection<UInt8>) {
         append(length: bytes.count) { room in room.copyBytes(from: bytes) }

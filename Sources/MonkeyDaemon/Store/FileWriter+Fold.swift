@@ -164,22 +164,65 @@ struct JournalFold {
             (lastID, lastNumber) = files.isCurrent ? (files.lastID, files.lastNumber) : (0, 0)
         }
 
-        /// Takes an entry if it is the session's next (see
-        /// `FileWriter.unfolded(_:of:)`); returns the bytes it added to
-        /// the session's runs, 0 when not taken.
-        mutating func take(_ item: JournalEntryItem, firstCapacity: Int) -> Int {
-            guard !isDone, item.epoch == epoch else { return 0 }
-            guard item.id > lastID && item.number > lastNumber else {
-                if hasStarted { isDone = true }
-                return 0
+        /// Takes the group's entries that are the session's next (see
+        /// `FileWriter.unfolded(_:of:)`): from the first that follows the
+        /// newest taken (or the file's newest) up to one that does not
+        /// follow the one before, copied together; returns the bytes it
+        /// added to the session's runs.
+        mutating func take(_ group: JournalGroupItem, firstCapacity: Int) -> Int {
+            guard !isDone, group.epoch == epoch else { return 0 }
+            // Most often all of them, known without reading them again.
+            if group.isIncreasing && group.first.id > lastID && group.first.number > lastNumber {
+                hasStarted = true
+                taken += group.count
+                (lastID, lastNumber) = group.last
+                return append(group, from: 0, to: group.entries.count, firstCapacity: firstCapacity)
             }
-            hasStarted = true
-            taken += 1
-            lastID = item.id
-            lastNumber = item.number
-            pendingLastID = item.id
-            pendingLastNumber = item.number
-            return pending.append(item.entry, firstCapacity: firstCapacity)
+            var start: Int?
+            var offset = 0
+            var end = 0
+            for _ in 0..<group.count {
+                let entry = group.entry(at: offset)
+                guard entry.id > lastID && entry.number > lastNumber else {
+                    if hasStarted {
+                        isDone = true
+                        break
+                    }
+                    offset = entry.end
+                    continue
+                }
+                hasStarted = true
+                if start == nil { start = offset }
+                taken += 1
+                lastID = entry.id
+                lastNumber = entry.number
+                offset = entry.end
+                end = offset
+            }
+            guard let start else { return 0 }
+            return append(group, from: start, to: end, firstCapacity: firstCapacity)
+        }
+
+        /// Adds the group's entries from `start` to `end` (offsets in its
+        /// `entries`, the session's newest last) to the runs.
+        private mutating func append(_ group: JournalGroupItem, from start: Int, to end: Int, firstCapacity: Int) -> Int
+        {
+            pendingLastID = lastID
+            pendingLastNumber = lastNumber
+            if pending.fitsOpenRun(end - start) {
+                return pending.append(
+                    UnsafeRawBufferPointer(rebasing: group.entries[start..<end]), firstCapacity: firstCapacity)
+            }
+            // One at a time: the run ends as soon as it reaches its limit.
+            var added = 0
+            var offset = start
+            while offset < end {
+                let entryEnd = group.entry(at: offset).end
+                added += pending.append(
+                    UnsafeRawBufferPointer(rebasing: group.entries[offset..<entryEnd]), firstCapacity: firstCapacity)
+                offset = entryEnd
+            }
+            return added
         }
     }
 
@@ -205,19 +248,26 @@ struct JournalFold {
             return UnsafeRawBufferPointer(start: start, count: count)
         }
 
-        /// Adds `entry`, an entry's bytes as a run holds them, to the open
-        /// run (a new one when there is none or it is full); returns the
-        /// bytes added.
-        mutating func append(_ entry: UnsafeRawBufferPointer, firstCapacity: Int) -> Int {
-            var added = entry.count
+        /// Whether `length` bytes of entries keep the open run (or a new
+        /// one) below its limit: appended together, they end it where one
+        /// at a time would.
+        func fitsOpenRun(_ length: Int) -> Bool {
+            (openRun.map { count - $0 - EntryFile.runHeaderLength } ?? 0) + length < EntryFile.runLimit
+        }
+
+        /// Adds `bytes`, whole entries as a run holds them, to the open run
+        /// (a new one when there is none or it is full); returns the bytes
+        /// added.
+        mutating func append(_ bytes: UnsafeRawBufferPointer, firstCapacity: Int) -> Int {
+            var added = bytes.count
             if let run = openRun, count - run - EntryFile.runHeaderLength >= EntryFile.runLimit { seal() }
             if openRun == nil {
                 openRun = count
                 _ = room(for: EntryFile.runHeaderLength, firstCapacity: firstCapacity)
                 added += EntryFile.runHeaderLength
             }
-            room(for: entry.count, firstCapacity: firstCapacity).copyMemory(
-                from: entry.baseAddress.unsafelyUnwrapped, byteCount: entry.count)
+            room(for: bytes.count, firstCapacity: firstCapacity).copyMemory(
+                from: bytes.baseAddress.unsafelyUnwrapped, byteCount: bytes.count)
             return added
         }
 
@@ -313,20 +363,21 @@ struct JournalFold {
         var start = headerLength
         while true {
             let scan = buffer.withUnsafeBytes { raw in
-                // A session's entries of one sync come in a row (`JournalGrouping`):
-                // the name before, in this chunk, is compared before any lookup.
+                // A session's entries of one sync come in a group
+                // (`JournalGrouping`), or a row of them past 255: the name
+                // before, in this chunk, is compared before any lookup.
                 var previous: (name: UnsafeRawBufferPointer, number: Int)?
-                return JournalFile.scanEntries(
+                return JournalFile.scanGroups(
                     UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset
-                ) { item in
+                ) { group in
                     let number: Int
-                    if let previous, previous.name.elementsEqual(item.name) {
+                    if let previous, previous.name.elementsEqual(group.name) {
                         number = previous.number
                     } else {
-                        number = self.number(of: item.name, writer)
-                        previous = (item.name, number)
+                        number = self.number(of: group.name, writer)
+                        previous = (group.name, number)
                     }
-                    pendingBytes += numbered[number]?.take(item, firstCapacity: firstCapacity) ?? 0
+                    pendingBytes += numbered[number]?.take(group, firstCapacity: firstCapacity) ?? 0
                 }
             }
             mostPending = max(mostPending, pendingBytes)

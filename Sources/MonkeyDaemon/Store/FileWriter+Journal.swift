@@ -118,8 +118,8 @@ extension FileWriter {
     /// their files lack (`unfolded`, as loading found them): folds those,
     /// what was typed since the last fold, up to a crash. If folding fails,
     /// the journal is kept, its torn tail cut at the next append, for a
-    /// later fold. A journal of the first release must be folded: records
-    /// of this one cannot follow its records.
+    /// later fold. A journal of an earlier release (format version 3 or
+    /// before) must be folded: records of this one cannot follow its records.
     func foldJournalAtStart(
         _ contents: JournalContents, unfolded: [SessionName: [Entry]], report: (LogPriority, String) -> Void
     ) throws(StorageError) {
@@ -132,8 +132,8 @@ extension FileWriter {
                 report(.notice, "folded \(count) entries of \(unfolded.count) sessions from the entries journal")
             }
         } catch {
-            if contents.version < 3 && contents.validLength >= JournalFile.header.count {
-                throw StorageError("cannot fold the entries journal of the earlier release: \(error.message)")
+            if contents.version < JournalFile.version && contents.validLength >= JournalFile.header.count {
+                throw StorageError("cannot fold the entries journal of an earlier release: \(error.message)")
             }
             // Appends follow its good records (or start it afresh if not
             // even its header was good).
