@@ -1,7 +1,7 @@
 import Foundation
-import MonkeyCore
 import Testing
 
+@testable import MonkeyCore
 @testable import MonkeyDaemon
 
 /// A fold in bounded pieces writes exactly what a fold of the whole
@@ -215,6 +215,55 @@ struct JournalFoldTests {
         #expect(!FileManager.default.fileExists(atPath: piecesWriter.journalPath))
         #expect(piecesWriter.sessions.isEmpty)
         // a: 4...3000, b: 1...3000 of epoch 2, c: 1...1999.
+        #expect(lines == ["folded 7996 entries of 3 sessions from the entries journal"], "\(lines)")
+    }
+
+    /// The same journal as format version 3 wrote it: each entry with its
+    /// session's name and epoch, a record of each 100 ids.
+    static func versionThreeJournal() throws -> [UInt8] {
+        var bytes = JournalFile.headerVersion3
+        var record: [UInt8] = []
+        for id in UInt64(1)...3_000 {
+            let entries: [(String, UInt64, Entry)] = [
+                ("a", 1, entry(id)), ("b", 2, entry(id, length: id == 1_501 ? 20_000 : 10)), ("b", 1, entry(id)),
+                ("c", 1, entry(id == 2_000 ? 1 : id)), ("cc", 1, entry(id)),
+            ]
+            for (session, epoch, entry) in entries {
+                record.append(UInt8(session.utf8.count))
+                record += session.utf8
+                VarInt.append(epoch, to: &record)
+                record += EntryFile.records(CollectionOfOne(entry))[EntryFile.runHeaderLength...]
+            }
+            if id % 100 == 0 {
+                var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [3] + record
+                sealed.withUnsafeMutableBytes { SealedRecord.seal($0) }
+                bytes += sealed
+                record = []
+            }
+        }
+        return bytes
+    }
+
+    /// At start-up after an upgrade, a journal of version 3 is left to be
+    /// read whole (`decode` reads it; the fold in pieces reads this
+    /// version only), and that whole fold writes what the same journal of
+    /// this version writes.
+    @Test func aJournalOfVersionThreeIsFoldedWholeAtStartUp() throws {
+        let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
+        try Data(try Self.journal()).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
+        try wholeWriter.fold(wholeWriter.unfolded(wholeWriter.readJournal()))
+        try Data(try Self.versionThreeJournal()).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
+        let sessions = piecesWriter.sessions
+        piecesWriter.sessions = [:]
+        #expect(!piecesWriter.foldJournalBeforeLoading(try Self.state()) { _, _ in })
+        #expect(FileManager.default.fileExists(atPath: piecesWriter.journalPath))
+        piecesWriter.sessions = sessions
+        let contents = try piecesWriter.readJournal()
+        #expect(contents.version == 3 && contents.damage == nil)
+        var lines: [String] = []
+        try piecesWriter.foldJournalAtStart(contents, unfolded: piecesWriter.unfolded(contents)) { lines.append($1) }
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
+        #expect(!FileManager.default.fileExists(atPath: piecesWriter.journalPath))
         #expect(lines == ["folded 7996 entries of 3 sessions from the entries journal"], "\(lines)")
     }
 
