@@ -361,6 +361,7 @@ struct JournalFold {
         }
         var fileOffset = headerLength
         var start = headerLength
+        var scratch = JournalScanScratch()
         while true {
             let scan = buffer.withUnsafeBytes { raw in
                 // A session's entries of one sync come in a group
@@ -368,7 +369,7 @@ struct JournalFold {
                 // before, in this chunk, is compared before any lookup.
                 var previous: (name: UnsafeRawBufferPointer, number: Int)?
                 return JournalFile.scanGroups(
-                    UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset
+                    UnsafeRawBufferPointer(rebasing: raw[start..<held]), fileOffset: fileOffset, scratch: &scratch
                 ) { group in
                     let number: Int
                     if let previous, previous.name.elementsEqual(group.name) {
