@@ -177,11 +177,7 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     var sealed = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + Array(bytes)
     sealed.withUnsafeMutableBytes { SealedRecord.seal($0) }
     for journal in [JournalFile.header + Array(bytes), JournalFile.header + sealed] {
-        let contents = JournalFile.decode(journal)
-        precondition(
-            (contents.damage == nil) == (contents.validLength == journal.count)
-                && contents.validLength >= JournalFile.header.count,
-            "a journal read past its end or stopped without saying why")
+        let contents = decodeStoppingCleanly(journal)
         var batch = JournalBatch()
         for (key, entries) in contents.entries {
             for entry in entries { batch.append(entry, session: key.name, epoch: key.epoch) }
@@ -202,11 +198,7 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     }
     // Journals of the release before groups are read (by `decode` only).
     for journal in [JournalFile.headerVersion3 + Array(bytes), JournalFile.headerVersion3 + sealed] {
-        let contents = JournalFile.decode(journal)
-        precondition(
-            (contents.damage == nil) == (contents.validLength == journal.count)
-                && contents.validLength >= JournalFile.header.count,
-            "a journal of version 3 read past its end or stopped without saying why")
+        _ = decodeStoppingCleanly(journal)
     }
     let epoch: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
     for file in [
@@ -233,6 +225,17 @@ private func runFileReaders(_ bytes: UnsafeRawBufferPointer) {
     let events = EventFile.decode(EventFile.header + Array(bytes))
     precondition(EventFile.decode(EventFile.encode(events.events)).events == events.events, "events do not come back")
     _ = ControlFile.decodeSnapshotLeniently(ControlFile.preamble(ControlFile.snapshotHeader, segment: 1) + Array(bytes))
+}
+
+/// The journal `journal` decoded, which reads no further than its end and
+/// says why it stopped short of it (of any format version).
+private func decodeStoppingCleanly(_ journal: [UInt8]) -> JournalContents {
+    let contents = JournalFile.decode(journal)
+    precondition(
+        (contents.damage == nil) == (contents.validLength == journal.count)
+            && contents.validLength >= JournalFile.header.count,
+        "a journal of version \(journal[JournalFile.header.count - 1]) read past its end or stopped without saying why")
+    return contents
 }
 
 /// The fold's reader (`JournalFile.scanEntries`, over the records after
