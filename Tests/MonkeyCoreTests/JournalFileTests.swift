@@ -32,10 +32,23 @@ struct JournalFileTests {
 
     /// A record as the first release wrote it: entries without epochs.
     static func firstReleaseRecord(_ entries: [(String, Entry)]) -> [UInt8] {
+        earlierRecord(entries, epoch: nil)
+    }
+
+    /// A record as format version 3 wrote it: each entry with its session's
+    /// name and epoch (4 for a, 5 for the others).
+    static func versionThreeRecord(_ entries: [(String, Entry)]) -> [UInt8] {
+        earlierRecord(entries) { $0 == "a" ? 4 : 5 }
+    }
+
+    /// An entries record of a format before groups: each entry with its
+    /// session's name, and from version 3 on (`epoch` given) its epoch.
+    private static func earlierRecord(_ entries: [(String, Entry)], epoch: ((String) -> UInt64)?) -> [UInt8] {
         var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [3]
         for (session, entry) in entries {
             record.append(UInt8(session.utf8.count))
             record += session.utf8
+            if let epoch { VarInt.append(epoch(session), to: &record) }
             VarInt.append(entry.id, to: &record)
             VarInt.append(entry.number, to: &record)
             record.append(entry.isHit ? 1 : 0)
@@ -77,23 +90,6 @@ struct JournalFileTests {
                 try Self.key("a"): [Self.a1, Self.a2, Self.a3], try Self.key("b"): [Self.b1, Self.b2],
             ])
         #expect(contents.version == 4)
-    }
-
-    /// A record as format version 3 wrote it: each entry with its session's name and epoch.
-    static func versionThreeRecord(_ entries: [(String, Entry)]) -> [UInt8] {
-        var record = [UInt8](repeating: 0, count: JournalFile.recordHeaderLength) + [3]
-        for (session, entry) in entries {
-            record.append(UInt8(session.utf8.count))
-            record += session.utf8
-            VarInt.append(session == "a" ? 4 : 5, to: &record)
-            VarInt.append(entry.id, to: &record)
-            VarInt.append(entry.number, to: &record)
-            record.append(entry.isHit ? 1 : 0)
-            VarInt.append(UInt64(entry.text.utf8.count), to: &record)
-            record += entry.text.utf8
-        }
-        record.withUnsafeMutableBytes { SealedRecord.seal($0) }
-        return record
     }
 
     /// A journal of the release before groups is read as it was written;
