@@ -151,22 +151,12 @@ struct JournalGroupingTests {
     /// The (name, epoch, count) of each group of `records`' entries records, in order.
     static func groups(_ records: ArraySlice<UInt8>) -> [(String, UInt64, Int)] {
         var groups: [(String, UInt64, Int)] = []
-        records.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let length = Int(EntryFile.integer(UInt32.self, bytes, at: offset))
-                let body = UnsafeRawBufferPointer(
-                    rebasing: bytes[
-                        (offset + JournalFile.recordHeaderLength)..<(offset + JournalFile.recordHeaderLength + length)])
-                let isWellFormed = JournalFile.forEachEntry(inGroups: body) { group in
-                    groups.append((String(decoding: group.name, as: UTF8.self), group.epoch, group.count))
-                    return true
-                } _: { _ in
-                }
-                #expect(isWellFormed)
-                offset += JournalFile.recordHeaderLength + length
+        let scan = records.withUnsafeBytes { bytes in
+            JournalFile.scanGroups(bytes, fileOffset: 0) { group in
+                groups.append((String(decoding: group.name, as: UTF8.self), group.epoch, group.count))
             }
         }
+        #expect(scan.stop == .endOfChunk && scan.consumed == records.count)
         return groups
     }
 

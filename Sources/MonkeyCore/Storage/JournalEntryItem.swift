@@ -47,16 +47,6 @@ public struct JournalEntryItem {
     public let text: UnsafeRawBufferPointer
     /// The offset just past the entry.
     let end: Int
-    /// The entry's bytes after its group's head (after the name and epoch
-    /// in format version 3): as a run of an entries file holds them (`EntryFile`).
-    public let entry: UnsafeRawBufferPointer
-
-    /// Reads the entry at `offset` of `group`; nil if it does not fit in `bytes` or is malformed.
-    @inline(__always)
-    init?(_ bytes: UnsafeRawBufferPointer, at offset: Int, of group: JournalGroup) {
-        guard let entry = EntryFile.RunEntry(bytes, at: offset) else { return nil }
-        self.init(bytes, entry, at: offset, name: group.name, epoch: group.epoch)
-    }
 
     /// Reads the entry at `offset` of a record of format version 3 or
     /// earlier, where each entry has its session's name (and from version
@@ -74,24 +64,23 @@ public struct JournalEntryItem {
         }
         guard let entry = EntryFile.RunEntry(bytes, at: position) else { return nil }
         self.init(
-            bytes, entry, at: position, name: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]),
+            bytes, entry, name: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]),
             epoch: epoch)
     }
 
     @inline(__always)
     private init(
-        _ bytes: UnsafeRawBufferPointer, _ entry: EntryFile.RunEntry, at offset: Int, name: UnsafeRawBufferPointer,
+        _ bytes: UnsafeRawBufferPointer, _ entry: EntryFile.RunEntry, name: UnsafeRawBufferPointer,
         epoch: UInt64
     ) {
         self.init(
             name: name, epoch: epoch, id: entry.id, number: entry.number, isHit: entry.isHit,
-            text: UnsafeRawBufferPointer(rebasing: bytes[entry.text]), end: entry.end,
-            entry: UnsafeRawBufferPointer(rebasing: bytes[offset..<entry.end]))
+            text: UnsafeRawBufferPointer(rebasing: bytes[entry.text]), end: entry.end)
     }
 
     init(
         name: UnsafeRawBufferPointer, epoch: UInt64, id: UInt64, number: UInt64, isHit: Bool,
-        text: UnsafeRawBufferPointer, end: Int, entry: UnsafeRawBufferPointer
+        text: UnsafeRawBufferPointer, end: Int
     ) {
         self.name = name
         self.epoch = epoch
@@ -100,30 +89,5 @@ public struct JournalEntryItem {
         self.isHit = isHit
         self.text = text
         self.end = end
-        self.entry = entry
-    }
-}
-
-extension JournalFile {
-    /// Calls `visit` with each entry of an entries record's body of format
-    /// version 4 (its kind byte first), in order, and `checkGroup` with each
-    /// group before its entries; false, having stopped, at a group or
-    /// entry that is malformed or that `checkGroup` refuses.
-    @inline(__always)
-    static func forEachEntry(
-        inGroups body: UnsafeRawBufferPointer, checkGroup: (JournalGroup) -> Bool,
-        _ visit: (JournalEntryItem) -> Void
-    ) -> Bool {
-        var position = 1
-        while position < body.count {
-            guard let group = JournalGroup(body, at: position), checkGroup(group) else { return false }
-            position = group.entriesStart
-            for _ in 0..<group.count {
-                guard let item = JournalEntryItem(body, at: position, of: group) else { return false }
-                visit(item)
-                position = item.end
-            }
-        }
-        return true
     }
 }

@@ -91,16 +91,26 @@ extension JournalFile {
     private static func changes(in body: UnsafeRawBufferPointer, version: UInt8) -> [(SessionEpoch, Entry?)]? {
         switch Kind(rawValue: body[0]) {
         case .entries where version >= 4:
+            var groups: [CheckedGroup] = []
+            guard isWellFormed(entries: body, groups: &groups) else { return nil }
             var changes: [(SessionEpoch, Entry?)] = []
-            var name: SessionName?
-            let isWellFormed = forEachEntry(inGroups: body) { group in
-                name = sessionName(group.name)
-                return name != nil
-            } _: { item in
-                guard let name else { return }
-                changes.append((SessionEpoch(name, item.epoch), entry(item)))
+            for checked in groups {
+                guard let name = sessionName(checked.head.name) else { return nil }
+                let group = checked.item(in: body)
+                var offset = 0
+                for _ in 0..<group.count {
+                    let entry = group.entry(at: offset)
+                    changes.append(
+                        (
+                            SessionEpoch(name, group.epoch),
+                            Entry(
+                                id: entry.id, number: entry.number, text: String(decoding: entry.text, as: UTF8.self),
+                                isHit: entry.isHit)
+                        ))
+                    offset = entry.end
+                }
             }
-            return isWellFormed ? changes : nil
+            return changes
         case .entries:
             var changes: [(SessionEpoch, Entry?)] = []
             var offset = 1

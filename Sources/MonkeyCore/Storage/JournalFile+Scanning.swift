@@ -85,8 +85,7 @@ extension JournalFile {
                 visit(
                     JournalEntryItem(
                         name: group.name, epoch: group.epoch, id: entry.id, number: entry.number, isHit: entry.isHit,
-                        text: entry.text, end: entry.end,
-                        entry: UnsafeRawBufferPointer(rebasing: group.entries[offset..<entry.end])))
+                        text: entry.text, end: entry.end))
                 offset = entry.end
             }
         }
@@ -138,14 +137,7 @@ extension JournalFile {
             guard isWellFormed(entries: body, groups: &scratch.groups) else {
                 return JournalScan(consumed: offset, stop: .damaged(.checksumMismatch(offset: at)))
             }
-            for checked in scratch.groups {
-                let group = checked.head
-                visit(
-                    JournalGroupItem(
-                        name: group.name, epoch: group.epoch, count: group.count,
-                        entries: UnsafeRawBufferPointer(rebasing: body[group.entriesStart..<checked.end]),
-                        first: checked.first, last: checked.last, isIncreasing: checked.isIncreasing))
-            }
+            for checked in scratch.groups { visit(checked.item(in: body)) }
             offset = bodyStart + length
         }
         return JournalScan(consumed: offset, stop: .endOfChunk)
@@ -158,11 +150,22 @@ extension JournalFile {
         let first: (id: UInt64, number: UInt64)
         let last: (id: UInt64, number: UInt64)
         let isIncreasing: Bool
+
+        /// The group as it lies in `body`, the body it was checked in.
+        @inline(__always)
+        func item(in body: UnsafeRawBufferPointer) -> JournalGroupItem {
+            JournalGroupItem(
+                name: head.name, epoch: head.epoch, count: head.count,
+                entries: UnsafeRawBufferPointer(rebasing: body[head.entriesStart..<end]), first: first, last: last,
+                isIncreasing: isIncreasing)
+        }
     }
 
-    /// Whether an entries record's body holds whole groups of whole entries
-    /// of valid session names; `groups` says what each group holds.
-    private static func isWellFormed(entries body: UnsafeRawBufferPointer, groups: inout [CheckedGroup]) -> Bool {
+    /// Whether an entries record's body of format version 4 (its kind byte
+    /// first) holds whole groups of whole entries of valid session names;
+    /// `groups` says what each group holds. The one reader of that
+    /// format's groups: the fold's scan and `decode` both check with it.
+    static func isWellFormed(entries body: UnsafeRawBufferPointer, groups: inout [CheckedGroup]) -> Bool {
         groups.removeAll(keepingCapacity: true)
         var position = 1
         while position < body.count {
