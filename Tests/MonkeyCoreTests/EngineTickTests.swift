@@ -136,6 +136,9 @@ struct EngineTickTests {
         journal.seal()
         expected.seal()
         #expect(journal.records.bytes == expected.records.bytes)
+        // Where each entry lies and its session's hash for the grouping: the
+        // tick's hash of the name, kept with the session, is the batch's own.
+        #expect(journal.places != nil && journal.places == expected.places)
         let followed = try #require(harness.engine.session(named: b)).log
         #expect(
             store.recorded == [followed[1], followed[2]],

@@ -23,7 +23,9 @@ extension Engine {
         let target = scheduled.session.settings.target.target.isEmpty ? nil : scheduled.tables?.target
         let name = scheduled.session.name
         let epoch = scheduled.session.epoch
-        let (isFollowed, attentionID) = (scheduled.isFollowed, scheduled.attentionID)
+        let (isFollowed, attentionID, nameHash) = (
+            scheduled.isFollowed, scheduled.attentionID, scheduled.journalNameHash
+        )
         // Known quiet before it is typed (`TypedEntry.isQuiet`): its text goes
         // from the typing scratch into the log and the journal's records as
         // bytes. The entry is made whole (with a `String` of its text) only
@@ -35,7 +37,8 @@ extension Engine {
         ) { text, isHit -> (UInt64, UInt64, Entry?) in
             guard !isQuiet else {
                 let (id, number) = scheduled.session.absorb(bytes: text, isHit: isHit)
-                journal.append(id: id, number: number, isHit: isHit, text: text, session: name, epoch: epoch)
+                journal.append(
+                    id: id, number: number, isHit: isHit, text: text, session: name, nameHash: nameHash, epoch: epoch)
                 return (id, number, isHit ? Entry(id: id, number: number, text: string(text), isHit: true) : nil)
             }
             let entry = scheduled.session.absorb(text: string(text), isHit: isHit)

@@ -69,6 +69,9 @@ public struct Engine {
         var reservationAttentionID: UInt64 = 0
         /// Connections follow it (see `setFollowed`).
         var isFollowed = false
+        /// Its name's hash for the journal's grouping (`JournalBatch.nameHash(of:)`):
+        /// the name of a slot's session never changes.
+        let journalNameHash: UInt64
         /// What it typed, for metrics: counters that never go down, unlike
         /// `typed` and `hits`, which CLEAR resets. Entries and hits start
         /// from the restored counters, so that they agree with STATUS until
@@ -95,6 +98,7 @@ public struct Engine {
 
         init(session: Session, odds: Odds?) {
             self.session = session
+            journalNameHash = JournalBatch.nameHash(of: session.name)
             self.entriesTyped = session.typed
             self.hitsTyped = session.hits
             self.odds = odds

@@ -56,6 +56,24 @@ public struct JournalBatch: Sendable {
         id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>, session: SessionName,
         epoch: UInt64
     ) {
+        append(
+            id: id, number: number, isHit: isHit, text: text, session: session, nameHash: Self.nameHash(of: session),
+            epoch: epoch)
+    }
+
+    /// The hash of a session's name that `append(id:number:isHit:text:session:nameHash:epoch:)`
+    /// takes: worked out once for a session that types at every tick.
+    public static func nameHash(of name: SessionName) -> UInt64 {
+        name.text.withUTF8Bytes { NameBytesIndex.hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `append(id:number:isHit:text:session:epoch:)` with the hash of the
+    /// session's name (`nameHash(of:)`) given: hashing the name at every
+    /// tick was a thirtieth of a tick's instructions.
+    public mutating func append(
+        id: UInt64, number: UInt64, isHit: Bool, text: UnsafeBufferPointer<UInt8>, session: SessionName,
+        nameHash: UInt64, epoch: UInt64
+    ) {
         openRecord()
         // Names of up to 15 bytes are stored in the strings themselves: no
         // memory of their own to reach at every entry.
@@ -64,7 +82,7 @@ public struct JournalBatch: Sendable {
             let length =
                 1 + name.count + VarInt.length(of: epoch) + 1 + VarInt.length(of: id) + VarInt.length(of: number) + 1
                 + VarInt.length(of: textLength) + text.count
-            notePlace(name: name, epoch: epoch, length: length)
+            notePlace(nameHash: nameHash, epoch: epoch, length: length)
             // A group of its own: `JournalGrouping` joins a session's entries of a sync.
             openGroup = nil
             records.append(length: length) { item in
@@ -176,13 +194,13 @@ public struct JournalBatch: Sendable {
         records.withUnsafeMutableBytes { SealedRecord.seal(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
     }
 
-    private mutating func notePlace(name: UnsafeBufferPointer<UInt8>, epoch: UInt64, length: Int) {
+    private mutating func notePlace(nameHash: UInt64, epoch: UInt64, length: Int) {
         guard records.count <= Int(UInt32.max), length <= Int(UInt16.max) else {
             hasUnplacedEntries = true
             return
         }
         // Two sessions that share a hash only share a group: their entries interleave.
-        let session = (NameBytesIndex.hash(UnsafeRawBufferPointer(name)) ^ epoch) &* 0x9E37_79B9_7F4A_7C15
+        let session = (nameHash ^ epoch) &* 0x9E37_79B9_7F4A_7C15
         entryPlaces.append(session & 0xFFFF_0000_0000_0000 | UInt64(length) << 32 | UInt64(records.count))
     }
 
