@@ -25,6 +25,20 @@ struct MetricsTests {
         #expect(histogram.count(atMost: 1_000_000) == 2 && histogram.count(atMost: 5_000_000) == 4)
     }
 
+    /// Two histograms are equal when their bounds and every bucket are:
+    /// the same sum and count from other buckets differ.
+    @Test func durationHistogramsAreEqualBucketByBucket() {
+        func histogram(_ observations: [UInt64], bounds: [UInt64] = DurationHistogram.syncBounds) -> DurationHistogram {
+            var histogram = DurationHistogram(bounds: bounds)
+            for nanoseconds in observations { histogram.observe(nanoseconds: nanoseconds) }
+            return histogram
+        }
+        #expect(histogram([1, 20_000_000_000]) == histogram([1, 20_000_000_000]))
+        #expect(histogram([1, 20_000_000_000]).count(atMost: 10_000_000_000) == 1, "the bucket above every bound")
+        #expect(histogram([150_000, 150_000]) != histogram([50_000, 250_000]))
+        #expect(histogram([]) != histogram([], bounds: DurationHistogram.latencyBounds))
+    }
+
     @Test func theLatencyBucketsAreWrittenAsPrometheusReadsThem() {
         let labels = DurationHistogram(bounds: DurationHistogram.latencyBounds).samples().compactMap {
             $0.labels.first { $0.name == "le" }?.value

@@ -5,15 +5,26 @@
 public struct DurationHistogram: Sendable, Equatable {
     /// Upper bounds of the buckets in nanoseconds, increasing; `+Inf` is implicit.
     public let bounds: [UInt64]
-    /// Observations per bucket (not cumulative); the last is above every bound.
-    private var counts: [UInt64]
+    /// Observations per bucket (not cumulative), `bounds.count + 1` of
+    /// them; the last is above every bound. Held in the histogram itself:
+    /// an array's uniqueness check at every observation was most of what
+    /// a tick's lateness cost.
+    private var counts = InlineArray<17, UInt64>(repeating: 0)
     public private(set) var sumNanoseconds: UInt64 = 0
     public private(set) var count: UInt64 = 0
 
+    /// The most bounds a histogram has.
+    public static let mostBounds = 16
+
     public init(bounds: [UInt64]) {
         precondition(bounds.isInIncreasingOrder, "histogram bounds must increase")
+        precondition(bounds.count <= Self.mostBounds, "a histogram has at most \(Self.mostBounds) bounds")
         self.bounds = bounds
-        self.counts = [UInt64](repeating: 0, count: bounds.count + 1)
+    }
+
+    public static func == (left: DurationHistogram, right: DurationHistogram) -> Bool {
+        left.bounds == right.bounds && left.sumNanoseconds == right.sumNanoseconds && left.count == right.count
+            && left.counts.indices.allSatisfy { left.counts[$0] == right.counts[$0] }
     }
 
     /// 100 µs to 1 s: how late a tick runs (a healthy daemon is well under
@@ -31,8 +42,11 @@ public struct DurationHistogram: Sendable, Equatable {
     ]
 
     public mutating func observe(nanoseconds: UInt64) {
-        var index = 0
-        while index < bounds.count && nanoseconds > bounds[index] { index += 1 }
+        let index = bounds.withUnsafeBufferPointer { bounds in
+            var index = 0
+            while index < bounds.count && nanoseconds > bounds[index] { index &+= 1 }
+            return index
+        }
         counts[index] &+= 1
         sumNanoseconds &+= nanoseconds
         count &+= 1
