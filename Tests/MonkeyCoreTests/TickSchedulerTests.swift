@@ -136,4 +136,23 @@ struct TickSchedulerQueueTests {
         while let item = scheduler.popDue(by: .max) { slots.append(item.slot) }
         #expect(slots == Array(4_000..<6_000))
     }
+
+    /// The queue is a ring: it grows while its items wrap around its end,
+    /// and a rebuild of a wrapped ring keeps only the current ones, in order.
+    @Test func theRingGrowsAndRebuildsWhileWrappedAndKeepsOrder() {
+        var scheduler = TickScheduler()
+        for index in 0..<64 { scheduler.schedule(index, at: UInt64(index)) }
+        for index in 0..<10 { #expect(scheduler.popDue(by: .max)?.slot == index) }
+        // Ten wrap around the ring's end; the eleventh finds it full.
+        for index in 64..<100 { scheduler.schedule(index, at: UInt64(index)) }
+        for index in 10..<50 { #expect(scheduler.popDue(by: .max)?.slot == index) }
+        // Wrapped again when the rebuild comes.
+        for index in 100..<150 { scheduler.schedule(index, at: UInt64(index)) }
+        #expect(scheduler.count == 100)
+        scheduler.rebuild { $0.slot % 3 != 0 }
+        var slots: [Int] = []
+        while let item = scheduler.popDue(by: .max) { slots.append(item.slot) }
+        #expect(slots == (50..<150).filter { $0 % 3 != 0 })
+        #expect(scheduler.count == 0 && scheduler.peek() == nil)
+    }
 }
