@@ -13,8 +13,8 @@ public struct DurationHistogram: Sendable, Equatable {
     public private(set) var sumNanoseconds: UInt64 = 0
     public private(set) var count: UInt64 = 0
 
-    /// The most bounds a histogram has.
-    public static let mostBounds = 16
+    /// The most bounds a histogram has: one less than `counts` holds.
+    static let mostBounds = 16
 
     public init(bounds: [UInt64]) {
         precondition(bounds.isInIncreasingOrder, "histogram bounds must increase")

@@ -64,18 +64,9 @@ public struct JournalEntryItem {
         }
         guard let entry = EntryFile.RunEntry(bytes, at: position) else { return nil }
         self.init(
-            bytes, entry, name: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]),
-            epoch: epoch)
-    }
-
-    @inline(__always)
-    private init(
-        _ bytes: UnsafeRawBufferPointer, _ entry: EntryFile.RunEntry, name: UnsafeRawBufferPointer,
-        epoch: UInt64
-    ) {
-        self.init(
-            name: name, epoch: epoch, id: entry.id, number: entry.number, isHit: entry.isHit,
-            text: UnsafeRawBufferPointer(rebasing: bytes[entry.text]), end: entry.end)
+            name: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]), epoch: epoch, id: entry.id,
+            number: entry.number, isHit: entry.isHit, text: UnsafeRawBufferPointer(rebasing: bytes[entry.text]),
+            end: entry.end)
     }
 
     init(

@@ -103,9 +103,7 @@ extension JournalFile {
                     changes.append(
                         (
                             SessionEpoch(name, group.epoch),
-                            Entry(
-                                id: entry.id, number: entry.number, text: String(decoding: entry.text, as: UTF8.self),
-                                isHit: entry.isHit)
+                            self.entry(id: entry.id, number: entry.number, isHit: entry.isHit, text: entry.text)
                         ))
                     offset = entry.end
                 }
@@ -128,7 +126,11 @@ extension JournalFile {
                     name = itemName
                 }
                 last = (item.name, name)
-                changes.append((SessionEpoch(name, item.epoch), entry(item)))
+                changes.append(
+                    (
+                        SessionEpoch(name, item.epoch),
+                        entry(id: item.id, number: item.number, isHit: item.isHit, text: item.text)
+                    ))
                 offset = item.end
             }
             return changes
@@ -158,8 +160,9 @@ extension JournalFile {
         }
     }
 
-    private static func entry(_ item: JournalEntryItem) -> Entry {
-        Entry(id: item.id, number: item.number, text: String(decoding: item.text, as: UTF8.self), isHit: item.isHit)
+    /// An entry read from a record, of either layout.
+    private static func entry(id: UInt64, number: UInt64, isHit: Bool, text: UnsafeRawBufferPointer) -> Entry {
+        Entry(id: id, number: number, text: String(decoding: text, as: UTF8.self), isHit: isHit)
     }
 
     private static func sessionName(_ bytes: UnsafeRawBufferPointer) -> SessionName? {
