@@ -41,6 +41,23 @@ struct EntryLogChunkTests {
         }
     }
 
+    /// Every inline length, with bytes that differ in each place and use
+    /// every bit: the word holds them in order, and nothing else.
+    @Test(arguments: 0...PackedEntry.inlineCapacity)
+    func aPackedTextHoldsItsBytesInOrder(length: Int) {
+        let bytes = Array([UInt8]([0x01, 0xFF, 0x80, 0x7F, 0x10, 0xC3, 0x42]).prefix(length))
+        let expected = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        // Read from the middle of a longer buffer: no byte beside the text counts.
+        let around: [UInt8] = [0xAA] + bytes + [0xBB]
+        around.withUnsafeBufferPointer { buffer in
+            #expect(PackedEntry.word(of: UnsafeBufferPointer(rebasing: buffer[1..<(1 + length)])) == expected)
+        }
+        let text = String("abcdefg".prefix(length))
+        var log = EntryLog(capacity: 4)
+        _ = text.utf8.withContiguousStorageIfAvailable { log.append(id: 9, number: 2, isHit: true, text: $0) }
+        #expect(log.newest == Entry(id: 9, number: 2, text: text, isHit: true))
+    }
+
     @Test(arguments: [3, 8, 11])
     func aCopyKeepsWhatItHeld(count: Int) {
         var original = EntryLog(capacity: 10)
