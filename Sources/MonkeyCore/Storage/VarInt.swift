@@ -3,9 +3,13 @@
 /// high bit set on every byte but the last. An id below two million takes
 /// three bytes instead of eight.
 enum VarInt {
-    /// How many bytes `value` takes.
+    /// How many bytes `value` takes: its bits (at least one, from `| 1`)
+    /// over seven, rounded up, the division a multiplication (exact from 7
+    /// to 70). A tick's entry takes four lengths, which cost it 11
+    /// instructions more with `max` and a division.
+    @inline(__always)
     static func length(of value: UInt64) -> Int {
-        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+        ((70 &- (value | 1).leadingZeroBitCount) &* 37) &>> 8
     }
 
     /// Writes `value` at `offset`, returning the offset just past it.
