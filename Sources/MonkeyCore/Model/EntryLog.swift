@@ -86,22 +86,36 @@ public struct EntryLog: Sendable {
     }
 
     /// Makes room in the chunk being filled; answers the slot to write.
+    /// Inlined, as `finishAppend` is, with what happens once a chunk out
+    /// of line (see `Session.absorb(bytes:isHit:)`).
+    @inline(__always)
     private mutating func startAppend() -> Int {
-        if fillingCount == EntryChunk.size {
-            full.append(EntryChunk(filling))
-            fillingCount = 0
-        }
+        if fillingCount == EntryChunk.size { moveFillingToFull() }
         return fillingCount
     }
 
+    @inline(never)
+    private mutating func moveFillingToFull() {
+        full.append(EntryChunk(filling))
+        fillingCount = 0
+    }
+
     /// Counts the entry just written, dropping the oldest if it is over capacity.
+    @inline(__always)
     private mutating func finishAppend() -> Bool {
         fillingCount += 1
         count += 1
         guard count > capacity else { return false }
+        dropOldest()
+        return true
+    }
+
+    /// Drops the oldest entry, over capacity since an append.
+    @inline(never)
+    private mutating func dropOldest() {
         count -= 1
         droppedInOldest += 1
-        guard droppedInOldest == EntryChunk.size else { return true }
+        guard droppedInOldest == EntryChunk.size else { return }
         // All of the oldest chunk is dropped. It is a full one: the chunk
         // being filled holds the newest entry, which is never dropped.
         full[firstFull] = nil
@@ -112,7 +126,6 @@ public struct EntryLog: Sendable {
             full.removeFirst(firstFull)
             firstFull = 0
         }
-        return true
     }
 
     public mutating func removeAll() {
