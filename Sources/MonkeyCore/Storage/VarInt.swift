@@ -3,6 +3,9 @@
 /// high bit set on every byte but the last. An id below two million takes
 /// three bytes instead of eight.
 enum VarInt {
+    /// The most bytes an integer takes (64 bits, seven a byte).
+    static let mostLength = 10
+
     /// How many bytes `value` takes: its bits (at least one, from `| 1`)
     /// over seven, rounded up, the division a multiplication (exact from 7
     /// to 70). A tick's entry takes four lengths, which cost it 11
