@@ -54,6 +54,25 @@ struct JournalBatchTests {
         }
     }
 
+    /// An entry whose every integer takes its most bytes, of a session
+    /// with the longest name, is written into the room the batch makes for
+    /// it (the longest integers), reads back whole, and its place holds
+    /// the length it took.
+    @Test func theLongestEntryFitsItsRoomAndItsPlaceSaysItsLength() throws {
+        let name = try #require(SessionName(String(repeating: "n", count: SessionName.maximumLength)))
+        let entry = Entry(id: .max, number: .max - 1, text: String(repeating: "t", count: 200), isHit: true)
+        var batch = JournalBatch()
+        batch.append(entry, session: name, epoch: .max)
+        let places = try #require(batch.places)
+        let headerEnd = JournalFile.recordHeaderLength + 1
+        // The name's length, the name, the epoch, the count, id, number, the flag, the text's length, the text.
+        let length = 1 + 64 + 10 + 1 + 10 + 10 + 1 + 2 + 200
+        #expect(places.count == 1 && places[0] & 0xFFFF_FFFF == UInt64(headerEnd))
+        #expect(places[0] >> 32 & 0xFFFF == UInt64(length) && batch.count == headerEnd + length)
+        batch.seal()
+        #expect(Self.decoded(batch).entries == [SessionEpoch(name, .max): [entry]])
+    }
+
     /// A batch made from the last sync's keeps its records' and places'
     /// memory, and starts empty: no record open, every entry placed.
     @Test func aBatchReusesTheMemoryOfTheOneBefore() throws {

@@ -79,11 +79,14 @@ public struct JournalBatch: Sendable {
         // memory of their own to reach at every entry.
         session.text.withUTF8Bytes { name in
             let textLength = UInt64(text.count)
-            let start = records.count
+            let before = records.count
             // Written into room for the longest integers, then counted:
             // working out the four integers' lengths first cost a tick 21
-            // instructions more.
-            let most = 1 + name.count + 3 * VarInt.mostLength + 1 + 1 + VarInt.mostLength + text.count
+            // instructions more. The fields in order: the name's length,
+            // the name, the epoch, the count, id, number, the hit flag,
+            // the text's length and the text.
+            let most =
+                1 + name.count + VarInt.mostLength + 1 + 2 * VarInt.mostLength + 1 + VarInt.mostLength + text.count
             records.withRoom(for: most) { room, start in
                 let item = UnsafeMutableRawBufferPointer(rebasing: room[start...])
                 item[0] = UInt8(name.count)
@@ -97,7 +100,7 @@ public struct JournalBatch: Sendable {
                 UnsafeMutableRawBufferPointer(rebasing: item[offset...]).copyMemory(from: UnsafeRawBufferPointer(text))
                 return offset + text.count
             }
-            notePlace(nameHash: nameHash, epoch: epoch, length: records.count - start, at: start)
+            notePlace(nameHash: nameHash, epoch: epoch, length: records.count - before, at: before)
             // A group of its own: `JournalGrouping` joins a session's entries of a sync.
             openGroup = nil
         }
