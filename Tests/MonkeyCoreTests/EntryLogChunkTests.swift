@@ -58,6 +58,20 @@ struct EntryLogChunkTests {
         #expect(log.newest == Entry(id: 9, number: 2, text: text, isHit: true))
     }
 
+    /// The tick path brings in one slot of the chunk being filled, found
+    /// by `fillingSlots`: they lie within the log, eight of them.
+    @Test func theFillingSlotsLieInTheLog() {
+        let slots = EntryLog.fillingSlots
+        #expect(slots.count == EntryChunk.size * MemoryLayout<PackedEntry>.stride)
+        #expect(slots.lowerBound >= 0 && slots.upperBound <= MemoryLayout<EntryLog>.size)
+        var log = EntryLog(capacity: 20)
+        #expect(log.nextSlot == 0)
+        for id in UInt64(1)...8 { log.append(Self.entry(id)) }
+        #expect(log.nextSlot == nil, "a full chunk moves before the next append")
+        log.append(Self.entry(9))
+        #expect(log.nextSlot == 1)
+    }
+
     @Test(arguments: [3, 8, 11])
     func aCopyKeepsWhatItHeld(count: Int) {
         var original = EntryLog(capacity: 10)

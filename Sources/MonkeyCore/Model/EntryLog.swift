@@ -70,6 +70,20 @@ public struct EntryLog: Sendable {
         monkey_prefetch_for_writing(elements + firstFull * stride)
     }
 
+    /// Where the slots of the chunk being filled lie in a log, in bytes
+    /// from its start: what the tick path brings into the caches of them
+    /// is the slot the next append writes (`nextSlot`), not all eight.
+    static var fillingSlots: Range<Int> {
+        guard let chunk = MemoryLayout<EntryLog>.offset(of: \EntryLog.filling),
+            let slots = MemoryLayout<FillingChunk>.offset(of: \FillingChunk.slots)
+        else { preconditionFailure("stored properties have offsets") }
+        return (chunk + slots)..<(chunk + slots + MemoryLayout<EntryChunk.Slots>.size)
+    }
+
+    /// The slot of `fillingSlots` the next append writes; nil when it moves
+    /// the chunk to the full ones first, reading every slot.
+    var nextSlot: Int? { fillingCount == EntryChunk.size ? nil : fillingCount }
+
     /// Appends the entry; returns true if the oldest was dropped to make room.
     @discardableResult
     public mutating func append(_ entry: Entry) -> Bool {
