@@ -67,8 +67,8 @@ struct JournalBatchTests {
         let headerEnd = JournalFile.recordHeaderLength + 1
         // The name's length, the name, the epoch, the count, id, number, the flag, the text's length, the text.
         let length = 1 + 64 + 10 + 1 + 10 + 10 + 1 + 2 + 200
-        #expect(places.count == 1 && places[0] & 0xFFFF_FFFF == UInt64(headerEnd))
-        #expect(places[0] >> 32 & 0xFFFF == UInt64(length) && batch.count == headerEnd + length)
+        #expect(places.count == 1 && EntryPlace.offset(places[0]) == headerEnd)
+        #expect(EntryPlace.length(places[0]) == length && batch.count == headerEnd + length)
         batch.seal()
         #expect(Self.decoded(batch).entries == [SessionEpoch(name, .max): [entry]])
     }
@@ -81,7 +81,9 @@ struct JournalBatchTests {
         for id in UInt64(1)...1_000 {
             spare.append(Entry(id: id, number: id, text: "a", isHit: false), session: name, epoch: 3)
         }
-        try JournalGroupingTests.withGroup(of: "s", epoch: 3) { spare.append(groups: $0, at: [UInt64($0.count) << 32]) }
+        try JournalGroupingTests.withGroup(of: "s", epoch: 3) {
+            spare.append(groups: $0, at: [EntryPlace.place(key: 0, length: $0.count, offset: 0)])
+        }
         #expect(spare.places == nil)
         let recordsBefore = spare.records.bytes.withUnsafeBytes { $0.baseAddress }
         var batch = JournalBatch(reusing: consume spare)

@@ -99,6 +99,64 @@ struct JournalGroupingTests {
         #expect(JournalFile.decode(JournalFile.header + again).entries.values.map(\.count).reduce(0, +) == 10)
     }
 
+    /// Sessions (found among s0…s4999) whose keys share their highest 16
+    /// bits, the counting sort's bucket, but not the whole key.
+    static func sessionsSharingABucket() throws -> [SessionName] {
+        var byBucket: [UInt64: [(SessionName, UInt64)]] = [:]
+        for number in 0..<5_000 {
+            let name = try #require(SessionName("s\(number)"))
+            let key = EntryPlace.key(nameHash: JournalBatch.nameHash(of: name), epoch: 1)
+            byBucket[key >> 48, default: []].append((name, key >> 39))
+        }
+        let shared = byBucket.values.filter { Set($0.map(\.1)).count > 1 }.sorted { $0[0].0.text < $1[0].0.text }
+        let sessions = try #require(shared.first).map(\.0)
+        #expect(sessions.count >= 2)
+        return sessions
+    }
+
+    /// Sessions that share a bucket are still grouped each in a row,
+    /// in typing order, whether a few entries each (sorted in place) or
+    /// many (flat out): one group a session, not one an entry.
+    @Test(arguments: [10, 100])
+    func sessionsSharingABucketComeInARowEach(entriesEach: Int) throws {
+        let sessions = try Self.sessionsSharingABucket()
+        var typed: [(SessionName, UInt64, Entry)] = []
+        for id in 1...UInt64(entriesEach) {
+            for session in sessions { typed.append((session, 1, Entry(id: id, number: id, text: "xy", isHit: false))) }
+        }
+        let batch = Self.batch(typed)
+        var grouping = JournalGrouping()
+        let result = grouping.group(batch)
+        let grouped = try #require(result)
+        let (entries, _) = Self.scanned(grouped)
+        #expect(entries.count == typed.count)
+        var runs: [String] = []
+        for entry in entries where runs.last != entry.0 { runs.append(entry.0) }
+        #expect(runs.count == sessions.count && Set(runs) == Set(sessions.map(\.text)), "\(runs)")
+        for session in sessions {
+            #expect(entries.filter { $0.0 == session.text }.map(\.2) == Array(1...UInt64(entriesEach)))
+        }
+    }
+
+    /// A group of one that would start past 8 MiB into the batch does not
+    /// fit a place: the batch is written as it is.
+    @Test func aBatchPastWhatAPlaceHoldsIsLeftAsItIs() throws {
+        let name = try #require(SessionName("far"))
+        var batch = JournalBatch()
+        var id: UInt64 = 0
+        func typeLong() {
+            id += 1
+            batch.append(
+                Entry(id: id, number: id, text: String(repeating: "x", count: 60_000), isHit: false), session: name,
+                epoch: 1)
+        }
+        while batch.count < EntryPlace.offsetLimit - 100_000 { typeLong() }
+        #expect(batch.places?.count == Int(id))
+        while batch.count < EntryPlace.offsetLimit { typeLong() }
+        batch.append(Entry(id: id + 1, number: id + 1, text: "x", isHit: false), session: name, epoch: 1)
+        #expect(batch.places == nil)
+    }
+
     /// Past its largest, a batch is written as it is (flat-out typing's
     /// entries come a session's batch at a time).
     @Test func aBatchLargerThanTheLargestIsLeftAsItIs() throws {
@@ -131,7 +189,9 @@ struct JournalGroupingTests {
     @Test func aBatchOfEncodedEntriesIsLeftAsItIs() throws {
         var batch = Self.batch(Array(try Self.typed().prefix(3)))
         #expect(batch.places?.count == 3)
-        try Self.withGroup(of: "a", epoch: 2) { batch.append(groups: $0, at: [UInt64($0.count) << 32]) }
+        try Self.withGroup(of: "a", epoch: 2) {
+            batch.append(groups: $0, at: [EntryPlace.place(key: 0, length: $0.count, offset: 0)])
+        }
         #expect(batch.places == nil)
         var grouping = JournalGrouping()
         #expect(grouping.group(batch) == nil)
@@ -184,7 +244,9 @@ struct JournalGroupingTests {
     @Test func aGroupJoinsOnlyTheSameSessionAndEpoch() throws {
         var batch = JournalBatch()
         for (session, epoch) in [("a", 2), ("a", 2), ("ab", 2), ("ab", 3), ("a", 2), ("a", 2)] as [(String, UInt64)] {
-            try Self.withGroup(of: session, epoch: epoch) { batch.append(groups: $0, at: [UInt64($0.count) << 32]) }
+            try Self.withGroup(of: session, epoch: epoch) {
+                batch.append(groups: $0, at: [EntryPlace.place(key: 0, length: $0.count, offset: 0)])
+            }
         }
         batch.seal()
         #expect(

@@ -13,11 +13,9 @@ public struct JournalBatch: Sendable {
     /// session bytes, `JournalGroup.session`, and its count), which the
     /// next group of the same session and epoch joins.
     private var openGroup: (session: Range<Int>, count: Int)?
-    /// Each entry's session (a 16-bit hash of its name and epoch), the
-    /// length of its group of one (16 bits) and that group's offset in
-    /// `records` (32 bits), in typing order, for `JournalGrouping`.
+    /// Where each entry lies (`EntryPlace`), in typing order, for `JournalGrouping`.
     private var entryPlaces: [UInt64] = []
-    /// An entry is 64 KiB or longer, lies past 4 GiB, or came in a group:
+    /// An entry is 64 KiB or longer, lies past 8 MiB, or came in a group:
     /// `places` cannot say.
     private var hasUnplacedEntries = false
     /// Where each entry lies, as `entryPlaces`; nil when that is not known of every entry.
@@ -127,11 +125,10 @@ public struct JournalBatch: Sendable {
                 // larger than the caches: each copy waited on memory.
                 if index &+ Self.prefetchDistance < places.count {
                     monkey_prefetch_for_reading(
-                        base + Int(truncatingIfNeeded: places[index &+ Self.prefetchDistance] & 0xFFFF_FFFF))
+                        base + EntryPlace.offset(places[index &+ Self.prefetchDistance]))
                 }
-                let from = Int(truncatingIfNeeded: place & 0xFFFF_FFFF)
-                let encoded = UnsafeRawBufferPointer(
-                    rebasing: source[from..<(from + Int(truncatingIfNeeded: place >> 32 & 0xFFFF))])
+                let from = EntryPlace.offset(place)
+                let encoded = UnsafeRawBufferPointer(rebasing: source[from..<(from + EntryPlace.length(place))])
                 guard let group = JournalGroup(encoded, at: 0) else {
                     preconditionFailure("a batch's group reads again")
                 }
@@ -205,13 +202,13 @@ public struct JournalBatch: Sendable {
     // exits were a fiftieth of a tick.
     @inline(__always)
     private mutating func notePlace(nameHash: UInt64, epoch: UInt64, length: Int, at start: Int) {
-        guard start <= Int(UInt32.max), length <= Int(UInt16.max) else {
+        guard start < EntryPlace.offsetLimit, length < EntryPlace.lengthLimit else {
             hasUnplacedEntries = true
             return
         }
-        // Two sessions that share a hash only share a group: their entries interleave.
-        let session = (nameHash ^ epoch) &* 0x9E37_79B9_7F4A_7C15
-        entryPlaces.append(session & 0xFFFF_0000_0000_0000 | UInt64(length) << 32 | UInt64(start))
+        // Two sessions that share a key only share a group: their entries interleave.
+        entryPlaces.append(
+            EntryPlace.place(key: EntryPlace.key(nameHash: nameHash, epoch: epoch), length: length, offset: start))
     }
 
     private mutating func openRecord() {
