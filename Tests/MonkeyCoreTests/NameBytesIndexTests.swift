@@ -44,4 +44,23 @@ struct NameBytesIndexTests {
         }
         #expect(Array("s10000".utf8).withUnsafeBytes { index.number(of: $0) } == nil)
     }
+
+    /// A guessed number is checked against the name: true for the name's
+    /// own number only, false for numbers out of range and for a name that
+    /// starts as the numbered one does.
+    @Test func checksAGuessedNumber() {
+        var index = NameBytesIndex()
+        for number in 0..<100 { _ = Array("s\(number)".utf8).withUnsafeBytes { index.add($0) } }
+        for number in 0..<100 {
+            Array("s\(number)".utf8).withUnsafeBytes { name in
+                #expect(index.isNumber(number, of: name))
+                #expect(!index.isNumber((number + 1) % 100, of: name))
+            }
+        }
+        Array("s1".utf8).withUnsafeBytes { name in
+            #expect(!index.isNumber(-1, of: name) && !index.isNumber(100, of: name))
+        }
+        #expect(!Array("s10".utf8).withUnsafeBytes { index.isNumber(1, of: $0) })
+        #expect(!Array("s".utf8).withUnsafeBytes { index.isNumber(1, of: $0) })
+    }
 }

@@ -38,17 +38,21 @@ struct JournalFoldTests {
 
     /// Many records, interleaved as ticks type them, or grouped by session
     /// in each batch as a sync writes them (`JournalGrouping`), with one
-    /// entry longer than the test's chunks.
-    static func journal(grouped: Bool = false) throws -> [UInt8] {
+    /// entry longer than the test's chunks; `rotated`, the sessions come
+    /// in another order at each id.
+    static func journal(grouped: Bool = false, rotated: Bool = false) throws -> [UInt8] {
         var grouping = JournalGrouping()
         var bytes = JournalFile.header
         var batch = JournalBatch()
         for id in UInt64(1)...3_000 {
-            batch.append(entry(id), session: try name("a"), epoch: 1)
-            batch.append(entry(id, length: id == 1_501 ? 20_000 : 10), session: try name("b"), epoch: 2)
-            batch.append(entry(id), session: try name("b"), epoch: 1)
-            batch.append(entry(id == 2_000 ? 1 : id), session: try name("c"), epoch: 1)
-            batch.append(entry(id), session: try name("cc"), epoch: 1)
+            let typed: [(Entry, String, UInt64)] = [
+                (entry(id), "a", 1), (entry(id, length: id == 1_501 ? 20_000 : 10), "b", 2), (entry(id), "b", 1),
+                (entry(id == 2_000 ? 1 : id), "c", 1), (entry(id), "cc", 1),
+            ]
+            let first = rotated ? Int(id % 7 % 5) : 0
+            for (entry, session, epoch) in typed[first...] + typed[..<first] {
+                batch.append(entry, session: try name(session), epoch: epoch)
+            }
             if id % 100 == 0 {
                 batch.seal()
                 let records = grouped ? grouping.group(batch) : batch.records.bytes
@@ -96,10 +100,10 @@ struct JournalFoldTests {
     /// Folds the same journal whole and in pieces, `times` times each (a
     /// crash before the journal is removed folds it again); returns the
     /// writers and the last fold in pieces.
-    func foldBothWays(times: Int, grouped: Bool = false) throws -> (
+    func foldBothWays(times: Int, grouped: Bool = false, rotated: Bool = false) throws -> (
         whole: FileWriter, pieces: FileWriter, fold: JournalFold
     ) {
-        let journal = try Self.journal(grouped: grouped)
+        let journal = try Self.journal(grouped: grouped, rotated: rotated)
         let (wholeWriter, piecesWriter) = (try writer(in: whole), try writer(in: pieces))
         try Data(journal).write(to: URL(fileURLWithPath: wholeWriter.journalPath))
         try Data(journal).write(to: URL(fileURLWithPath: piecesWriter.journalPath))
@@ -127,6 +131,15 @@ struct JournalFoldTests {
         // waiting, past their limit by at most what one buffer holds.
         #expect(fold.longestBuffer <= max(4_096, try Self.longestRecord(Self.journal())))
         #expect(fold.mostPending < 16_384 + 2 * fold.longestBuffer)
+    }
+
+    /// Sessions in another order at each id: the fold's guess of each
+    /// group's session (the one before's, or the one that followed it last
+    /// time) is often wrong, and is checked against the name.
+    @Test func aJournalInChangingOrderFoldsAsAWholeFoldDoes() throws {
+        let (wholeWriter, piecesWriter, _) = try foldBothWays(times: 1, rotated: true)
+        #expect(try held(by: piecesWriter) == held(by: wholeWriter))
+        #expect(piecesWriter.sessions[try Self.name("c")]?.lastID == 1_999)
     }
 
     /// A session's entries in a row, as syncs write them: the fold takes

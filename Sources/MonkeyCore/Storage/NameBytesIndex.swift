@@ -42,6 +42,13 @@ public struct NameBytesIndex: Sendable {
         }
     }
 
+    /// Whether `name` is the one numbered `number`: a fold that can guess
+    /// a name's number checks it so, without hashing the name and with
+    /// the tables' lines it will read next already in the cache.
+    public func isNumber(_ number: Int, of name: UnsafeRawBufferPointer) -> Bool {
+        number >= 0 && number < count && isName(number, name)
+    }
+
     /// Adds `name`, which it does not hold yet, and returns its number.
     public mutating func add(_ name: UnsafeRawBufferPointer) -> Int {
         precondition(number(of: name) == nil, "a name is added once")
