@@ -35,7 +35,7 @@ let package = Package(
         // sd_notify, sd_listen_fds and the journal, in Swift words.
         .target(name: "MonkeySystemd", dependencies: ["CSystemd", "MonkeyShell"]),
         .target(
-            name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd"],
+            name: "MonkeyDaemon", dependencies: ["MonkeyCore", "MonkeyShell", "MonkeySystemd", "CPrefetch"],
             swiftSettings: uncheckedExclusivity),
         .target(name: "MonkeyControl", dependencies: ["MonkeyCore", "MonkeyShell"]),
         .executableTarget(name: "monkeyd", dependencies: ["MonkeyDaemon"]),

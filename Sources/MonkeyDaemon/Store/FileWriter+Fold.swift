@@ -1,3 +1,4 @@
+internal import CPrefetch
 import MonkeyCore
 import MonkeyShell
 
@@ -251,6 +252,12 @@ struct JournalFold {
             return UnsafeRawBufferPointer(start: start, count: count)
         }
 
+        /// Starts bringing into the caches the line the next append writes.
+        /// Mutating only so that it is reached in place, never on a copy.
+        mutating func prefetchTail() {
+            if let start { monkey_prefetch_for_writing(start + count) }
+        }
+
         /// Whether `length` bytes of entries keep the open run (or a new
         /// one) below its limit: appended together, they end it where one
         /// at a time would.
@@ -379,6 +386,7 @@ struct JournalFold {
                     if previousNumber >= 0 && number != previousNumber { following[previousNumber] = number }
                     previousNumber = number
                     pendingBytes += numbered[number]?.take(group, firstCapacity: firstCapacity) ?? 0
+                    prefetch(after: number)
                 }
             }
             mostPending = max(mostPending, pendingBytes)
@@ -447,6 +455,23 @@ struct JournalFold {
         numbered.append(taking)
         following.append(-1)
         return names.add(nameBytes)
+    }
+
+    /// Starts bringing into the caches what the sessions of the next two
+    /// groups will be written with, if they come as they did last time:
+    /// the next one's records where they grow, the one after's state. With
+    /// 10,000 sessions each group reaches another session's, out of the
+    /// caches since the sync before, and waited on both.
+    private mutating func prefetch(after number: Int) {
+        let next = following[number]
+        guard next >= 0 else { return }
+        let afterNext = following[next]
+        if afterNext >= 0 {
+            numbered.withUnsafeBufferPointer { numbered in
+                if let base = numbered.baseAddress { monkey_prefetch_for_writing(base + afterNext) }
+            }
+        }
+        numbered[next]?.pending.prefetchTail()
     }
 
     /// Appends every session's waiting records to its entries file (not
