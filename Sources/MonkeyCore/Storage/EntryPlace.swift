@@ -6,8 +6,8 @@
 ///
 /// The key takes every bit an offset and a length leave: with 16 bits,
 /// 10,000 sessions shared keys in some 700 pairs, whose entries then
-/// interleaved in groups of one, a sixth of the journal's bytes spent on
-/// their heads and a third of a fold's groups.
+/// interleaved in groups of one: two thirds of a fold's groups, and a
+/// tenth of the journal's bytes spent on their heads.
 public enum EntryPlace {
     static let offsetBits = 23
     static let lengthBits = 16
