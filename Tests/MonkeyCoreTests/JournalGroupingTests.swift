@@ -105,8 +105,9 @@ struct JournalGroupingTests {
         var byBucket: [UInt64: [(SessionName, UInt64)]] = [:]
         for number in 0..<5_000 {
             let name = try #require(SessionName("s\(number)"))
-            let key = EntryPlace.key(nameHash: JournalBatch.nameHash(of: name), epoch: 1)
-            byBucket[key >> 48, default: []].append((name, key >> 39))
+            let place = EntryPlace.place(
+                key: EntryPlace.key(nameHash: JournalBatch.nameHash(of: name), epoch: 1), length: 0, offset: 0)
+            byBucket[UInt64(EntryPlace.bucket(place)), default: []].append((name, EntryPlace.key(place)))
         }
         let shared = byBucket.values.filter { Set($0.map(\.1)).count > 1 }.sorted { $0[0].0.text < $1[0].0.text }
         let sessions = try #require(shared.first).map(\.0)

@@ -13,7 +13,7 @@ public enum EntryPlace {
     static let lengthBits = 16
     static let keyShift = offsetBits + lengthBits
     /// The bits of the key the counting sort takes first (the highest).
-    static let bucketShift = 48
+    static let bucketShift = UInt64.bitWidth - 16
 
     /// The longest group of one, and the first offset, a place cannot hold.
     public static let lengthLimit = 1 << lengthBits
