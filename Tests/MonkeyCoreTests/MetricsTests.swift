@@ -246,5 +246,22 @@ struct MetricsTests {
         _ = harness.tick(now: ms(230))
         #expect(harness.engine.tickLateness.count == 2)
         #expect(harness.engine.tickLateness.count(atMost: 5_000_000) == 1)
+        #expect(harness.engine.ticksSkipped == 0, "30 ms late is made up")
+    }
+
+    /// A tick run past the catch-up window skips the ticks its session
+    /// missed (its phase kept), and they are counted; the ticks after are not.
+    @Test func ticksMissedPastTheCatchUpWindowAreCountedAsSkipped() throws {
+        var harness = Harness()
+        try harness.expectOK("START a interval=100ms", now: 0)
+        try harness.expectOK("START b interval=100ms", now: 0)
+        _ = harness.tick(now: ms(100))
+        // Due at 200, run at 420: those due at 300 and 400 are skipped, for each session.
+        _ = harness.tick(now: ms(420))
+        #expect(harness.engine.ticksSkipped == 4)
+        _ = harness.tick(now: ms(500))
+        _ = harness.tick(now: ms(615))
+        #expect(harness.engine.ticksSkipped == 4, "on time, and 15 ms late: nothing skipped")
+        #expect(harness.engine.session(named: try #require(SessionName("a")))?.typed == 4, "at 100, 420, 500, 615")
     }
 }

@@ -95,6 +95,25 @@ struct MetricsCounterTests {
         #expect(scrape["monkeyd_storage_errors_total{operation=\"entries\"}"] == 0)
     }
 
+    /// A daemon suspended past the catch-up window skips the ticks it
+    /// missed and counts them; ticking on time, it counts none.
+    @Test func ticksMissedWhileSuspendedAreCountedAsSkipped() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.request("START a interval=10ms")
+        #expect(try eventually { try MetricsScrape(daemon)["monkeyd_tick_lateness_seconds_count"] ?? 0 >= 5 })
+        let before = try MetricsScrape(daemon)
+        #expect(before.types["monkeyd_ticks_skipped_total"] == "counter")
+        // The stimulus, not a wait for it: 200 ms stopped misses about 20 ticks.
+        #expect(kill(daemon.pid, SIGSTOP) == 0)
+        usleep(200_000)
+        #expect(kill(daemon.pid, SIGCONT) == 0)
+        #expect(
+            try eventually {
+                try MetricsScrape(daemon)["monkeyd_ticks_skipped_total"] ?? 0
+                    >= (before["monkeyd_ticks_skipped_total"] ?? 0) + 10
+            })
+    }
+
     @Test func entriesAFollowerMissesAreCounted() throws {
         let daemon = try DaemonProcess(configuration: "max_pending_output = 4K\n")
         let follower = try daemon.connect()

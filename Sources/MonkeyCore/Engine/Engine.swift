@@ -41,6 +41,11 @@ public struct Engine {
     /// How late each tick ran: the wake-up's time minus the tick's due time
     /// (0 for a tick run early, within the coalescing window), for metrics.
     public private(set) var tickLateness = DurationHistogram(bounds: DurationHistogram.latencyBounds)
+    /// Ticks never typed: those a session missed while the daemon ran more
+    /// than the catch-up window late (`TickPlan.nextDue`), for metrics.
+    /// A follower sees them as a shift of the session's phase, not as
+    /// late entries.
+    public private(set) var ticksSkipped: UInt64 = 0
 
     struct OddsKey: Hashable {
         let target: String
@@ -319,18 +324,18 @@ public struct Engine {
                     Engine.tick(
                         &scheduled, now: now, random: &random, typist: &typist, typed: &typed,
                         journal: &journal, encodesQuiet: encodesQuiet, events: &events)
-                    return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
+                    return .typed(plan.nextDue(after: item.due, interval: interval, now: now), interval: interval)
                 }
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
                 let result = Engine.type(job, index: scheduled.corpus?.index, with: &typist)
                 random = result.batch.random
                 Engine.merge(
                     result.batch, matches: result.matches, into: &scheduled, now: now, typed: &typed, events: &events)
-                return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
+                return .typed(plan.nextDue(after: item.due, interval: interval, now: now), interval: interval)
             }
             guard let outcome else { continue }
             if case .flatOut = outcome { continue }
-            guard case .typed(let next) = outcome else {
+            guard case .typed(let next, let interval) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
                 continue
@@ -338,6 +343,8 @@ public struct Engine {
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
+            // Compared first: a division at every tick for what is nearly always 0.
+            if next != item.due &+ interval { ticksSkipped &+= (next &- item.due) / interval &- 1 }
         }
         if followedCount > 0 && followedCount == batch.count { afterFollowed(typed[firstTyped...]) }
     }
@@ -378,8 +385,8 @@ public struct Engine {
         case notYet
         /// A flat-out session: no tick (an item left from before it was).
         case flatOut
-        /// Typed; next due then.
-        case typed(UInt64)
+        /// Typed; next due then, the session's interval after it or later.
+        case typed(UInt64, interval: UInt64)
     }
 
     /// Tells whether connections follow the session, so that ticks of the

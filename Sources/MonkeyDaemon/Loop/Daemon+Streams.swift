@@ -79,7 +79,8 @@ extension Daemon {
         if !metrics.hasDaemonFamilies {
             let sources = DaemonMetrics.Sources(
                 counters: counters, store: store.counters, sessions: engine.sessionCount,
-                tickLateness: engine.tickLateness, clients: connections.controlCount,
+                tickLateness: engine.tickLateness, ticksSkipped: engine.ticksSkipped,
+                clients: connections.controlCount,
                 httpClients: connections.httpCount)
             for family in DaemonMetrics.families(sources) { Exposition.append(family, to: &output) }
             metrics.hasDaemonFamilies = true

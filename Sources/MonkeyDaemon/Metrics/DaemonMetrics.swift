@@ -11,6 +11,7 @@ enum DaemonMetrics {
         let store: FileStore.Counters
         let sessions: Int
         let tickLateness: DurationHistogram
+        let ticksSkipped: UInt64
         let clients: Int
         let httpClients: Int
     }
@@ -56,6 +57,12 @@ enum DaemonMetrics {
                 "monkeyd_tick_lateness_seconds", .histogram,
                 help: "How late each tick ran: the wake-up that typed it minus its due time.",
                 samples: sources.tickLateness.samples()),
+            MetricFamily(
+                "monkeyd_ticks_skipped_total", .counter,
+                help:
+                    "Ticks never typed: those a session missed while the daemon ran more than 20 ms late "
+                    + "(suspended or overloaded); its later ticks keep their phase.",
+                value: Double(sources.ticksSkipped)),
             MetricFamily(
                 "monkeyd_follower_entries_lost_total", .counter,
                 help: "Entries not sent to a follower that did not read (reported to it as lost count=N).",
