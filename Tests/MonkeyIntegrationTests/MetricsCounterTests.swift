@@ -96,7 +96,7 @@ struct MetricsCounterTests {
     }
 
     /// A daemon suspended past the catch-up window skips the ticks it
-    /// missed and counts them; ticking on time, it counts none.
+    /// missed, and the counter says how many.
     @Test func ticksMissedWhileSuspendedAreCountedAsSkipped() throws {
         let daemon = try DaemonProcess()
         _ = try daemon.request("START a interval=10ms")
