@@ -71,31 +71,26 @@ def typed(client, session):
     return int(fields["typed"]), fields.get("rate", "?")
 
 
-def tick_lateness(client):
-    """The daemon's own histogram of tick lateness (METRICS,
-    monkeyd_tick_lateness_seconds): (bound in seconds, cumulative count)."""
+def tick_figures(client):
+    """From one METRICS: the daemon's own histogram of tick lateness
+    (monkeyd_tick_lateness_seconds: (bound in seconds, cumulative count))
+    and its count of ticks never typed (monkeyd_ticks_skipped_total: a
+    tick ran over 20 ms late; None from a daemon that does not count
+    them). A skip shifts the session's phase: the entries after it read
+    as late by the skipped ticks here."""
     prefix = 'monkeyd_tick_lateness_seconds_bucket{le="'
-    buckets = []
+    buckets, skipped = [], None
     for line in client.request("METRICS"):
         if line.startswith(prefix):
             bound, _, count = line[len(prefix):].partition('"} ')
             buckets.append((float("inf") if bound == "+Inf" else float(bound), float(count)))
-    return buckets
-
-
-def ticks_skipped(client):
-    """The daemon's count of ticks never typed (METRICS,
-    monkeyd_ticks_skipped_total: a tick ran over 20 ms late); None from a
-    daemon that does not count them. A skip shifts the session's phase:
-    the entries after it read as late by the skipped ticks here."""
-    for line in client.request("METRICS"):
-        if line.startswith("monkeyd_ticks_skipped_total "):
-            return float(line.split()[1])
-    return None
+        elif line.startswith("monkeyd_ticks_skipped_total "):
+            skipped = float(line.split()[1])
+    return buckets, skipped
 
 
 def own_lateness(before, after):
-    """Over the ticks between two readings of `tick_lateness`: the bound of
+    """Over the ticks between two readings of `tick_figures`: the bound of
     the first bucket holding 99 % of them (ms), and how many ran more than
     5 ms late."""
     counts = [(bound, count - earlier) for (bound, count), (_, earlier) in zip(after, before)]
@@ -191,7 +186,7 @@ def one_round(arguments, directory):
         follower.start()
         time.sleep(0.5)  # the threads start and the first batches come
         start_typed, _ = typed(client, "s")
-        start_lateness, start_skipped = tick_lateness(probe), ticks_skipped(probe)
+        start_lateness, start_skipped = tick_figures(probe)
         start_cpu = cpu_seconds(process.pid)
         start_wall = time.monotonic()
         pings, sets = [], []
@@ -206,8 +201,8 @@ def one_round(arguments, directory):
             count += 1
             time.sleep(0.002)
         end_typed, rate = typed(client, "s")
-        own99, own_late = own_lateness(start_lateness, tick_lateness(probe))
-        end_skipped = ticks_skipped(probe)
+        end_lateness, end_skipped = tick_figures(probe)
+        own99, own_late = own_lateness(start_lateness, end_lateness)
         follower.stop()
         late = follower.lateness(0.010, start_wall)
         wall = time.monotonic() - start_wall

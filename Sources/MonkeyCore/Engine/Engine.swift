@@ -324,18 +324,18 @@ public struct Engine {
                     Engine.tick(
                         &scheduled, now: now, random: &random, typist: &typist, typed: &typed,
                         journal: &journal, encodesQuiet: encodesQuiet, events: &events)
-                    return .typed(plan.nextDue(after: item.due, interval: interval, now: now), interval: interval)
+                    return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
                 }
                 let job = Engine.job(for: &scheduled, count: 1, random: random)
                 let result = Engine.type(job, index: scheduled.corpus?.index, with: &typist)
                 random = result.batch.random
                 Engine.merge(
                     result.batch, matches: result.matches, into: &scheduled, now: now, typed: &typed, events: &events)
-                return .typed(plan.nextDue(after: item.due, interval: interval, now: now), interval: interval)
+                return .typed(plan.nextDue(after: item.due, interval: interval, now: now))
             }
             guard let outcome else { continue }
             if case .flatOut = outcome { continue }
-            guard case .typed(let next, let interval) = outcome else {
+            guard case .typed(let (next, skipped)) = outcome else {
                 // Too early for this session's own window: it stays due as it was.
                 scheduler.schedule(item.slot, at: item.due)
                 continue
@@ -343,8 +343,7 @@ public struct Engine {
             sessions.setDue(next, ofSlot: item.slot)
             scheduler.schedule(item.slot, at: next)
             tickLateness.observe(nanoseconds: now > item.due ? now &- item.due : 0)
-            // Compared first: a division at every tick for what is nearly always 0.
-            if next != item.due &+ interval { ticksSkipped &+= (next &- item.due) / interval &- 1 }
+            ticksSkipped &+= skipped
         }
         if followedCount > 0 && followedCount == batch.count { afterFollowed(typed[firstTyped...]) }
     }
@@ -385,8 +384,8 @@ public struct Engine {
         case notYet
         /// A flat-out session: no tick (an item left from before it was).
         case flatOut
-        /// Typed; next due then, the session's interval after it or later.
-        case typed(UInt64, interval: UInt64)
+        /// Typed; next due then, having skipped that many ticks (`TickPlan.nextDue`).
+        case typed((due: UInt64, skipped: UInt64))
     }
 
     /// Tells whether connections follow the session, so that ticks of the

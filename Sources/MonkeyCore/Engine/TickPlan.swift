@@ -104,11 +104,13 @@ public struct TickPlan: Sendable {
         due <= now &+ window(forInterval: interval)
     }
 
-    /// When a session ticks next after its tick due at `due` ran at `now`.
-    func nextDue(after due: UInt64, interval: UInt64, now: UInt64) -> UInt64 {
-        var next = due + interval
-        if next &+ catchUpWindow <= now { next += ((now - next) / interval + 1) * interval }
-        return next
+    /// When a session ticks next after its tick due at `due` ran at `now`,
+    /// and how many ticks that skips (nearly always none).
+    func nextDue(after due: UInt64, interval: UInt64, now: UInt64) -> (due: UInt64, skipped: UInt64) {
+        let next = due + interval
+        guard next &+ catchUpWindow <= now else { return (next, 0) }
+        let skipped = (now - next) / interval + 1
+        return (next + skipped * interval, skipped)
     }
 
     // MARK: The timer
